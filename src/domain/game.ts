@@ -1,0 +1,444 @@
+/**
+ * A game and its transitions. A game is its start position, the moves applied, the redo stack, a pending
+ * promotion, a pending draw offer and a final result; position, status, SAN and FEN are derived with
+ * chessops and kept beside the record so that a change costs one move, never a replay.
+ *
+ * Every transition is `(game, input) => Result<Change>`: a new game (version + 1) and the one event it
+ * causes, or a DomainError and no change.
+ *
+ * ```ts
+ * const game = newGame({ id: 'AbCd1234', createdAt: new Date().toISOString() });
+ * const change = makeMove(game, 'e2e4');
+ * if (change.ok) save(change.value.game);
+ * ```
+ */
+import { Chess } from 'chessops/chess';
+import { makeSanAndPlay, parseSan } from 'chessops/san';
+import { makeUci, opposite, parseSquare } from 'chessops/util';
+import type { NormalMove } from 'chessops/types';
+import { DomainError, err, ok, type Result } from './errors.ts';
+import { checkMove, listLegalMoves, type LegalMove } from './moves.ts';
+import {
+  INITIAL_FEN,
+  describePly,
+  makeFen,
+  makePgnText,
+  makeMovetext,
+  parsePgnGame,
+  parseStrictFen,
+  plyOf,
+  positionFromFen,
+  repetitionKey,
+} from './notation.ts';
+import {
+  DEFAULT_BLACK,
+  DEFAULT_WHITE,
+  type Color,
+  type DrawAction,
+  type GameStatus,
+  type PlayerInfo,
+} from './types.ts';
+
+/** An end that no undo can reverse. */
+export type FinalResult = { kind: 'resign'; winner: Color } | { kind: 'drawAgreed' } | { kind: 'drawClaimed' };
+
+/** An end reached by the position itself; undo and redo can leave it. */
+export type PositionEnd =
+  'checkmate' | 'stalemate' | 'insufficientMaterial' | 'seventyFiveMoveRule' | 'fivefoldRepetition';
+
+/** What is stored: everything else is derived from it. */
+export interface GameRecord {
+  readonly id: string;
+  readonly version: number;
+  readonly createdAt: string; // ISO 8601, e.g. '2026-01-31T12:00:00.000Z'
+  readonly white: PlayerInfo;
+  readonly black: PlayerInfo;
+  readonly startFen: string;
+  readonly moves: readonly string[]; // UCI, castling as the king's two-square move
+  readonly redo: readonly string[]; // undone moves; the next one to redo is last
+  readonly pendingPromotion: string | null; // e.g. 'e7e8'
+  readonly drawOffer: Color | null; // who offered
+  readonly result: FinalResult | null;
+}
+
+/** A record together with what is derived from it. Treat every field as immutable. */
+export interface Game {
+  readonly record: GameRecord;
+  readonly pos: Chess; // the current position; never mutate, clone first
+  readonly startPly: number;
+  readonly sans: readonly string[];
+  readonly fens: readonly string[]; // fens[i] is the position after i moves
+  readonly positionEnd: PositionEnd | undefined;
+}
+
+/** The API's GameState. */
+export interface GameStateView {
+  fen: string;
+  pgn: string;
+  turn: Color;
+  status: GameStatus;
+  winner: Color | null;
+  moves: string[];
+  undoAvailable: boolean;
+  redoAvailable: boolean;
+}
+
+export interface GameFullView {
+  gameId: string;
+  white: PlayerInfo;
+  black: PlayerInfo;
+  state: GameStateView;
+}
+
+export type GameEvent =
+  | { type: 'gameFull'; game: GameFullView }
+  | { type: 'gameState'; state: GameStateView }
+  | { type: 'error'; error: { code: string; message: string } };
+
+/** The result of a successful transition: the next game and the event it causes. */
+export interface Change {
+  readonly game: Game;
+  readonly event: GameEvent & { type: 'gameState' };
+}
+
+export interface NewGameInput {
+  id: string;
+  createdAt: string;
+  white?: PlayerInfo | undefined;
+  black?: PlayerInfo | undefined;
+}
+
+const START_POSITION = Chess.default();
+
+/** A new game at the standard starting position. */
+export function newGame(input: NewGameInput): Game {
+  return gameFromPosition(input, START_POSITION);
+}
+
+/** A new game from a FEN, checked strictly (DECISIONS §7). */
+export function gameFromFen(input: NewGameInput, fen: string): Result<Game> {
+  const pos = parseStrictFen(fen);
+  return pos.ok ? ok(gameFromPosition(input, pos.value)) : pos;
+}
+
+function gameFromPosition(input: NewGameInput, pos: Chess): Game {
+  const startFen = makeFen(pos);
+  const record: GameRecord = {
+    id: input.id,
+    version: 1,
+    createdAt: input.createdAt,
+    white: input.white ?? DEFAULT_WHITE,
+    black: input.black ?? DEFAULT_BLACK,
+    startFen,
+    moves: [],
+    redo: [],
+    pendingPromotion: null,
+    drawOffer: null,
+    result: null,
+  };
+  return derive(record, pos, plyOf(pos), [], [startFen]);
+}
+
+export interface PgnImportOptions {
+  maxPlies: number; // e.g. 10000
+}
+
+/**
+ * A new game replaying the main line of a PGN. Players come from the White/Black tags unless absent or '?'.
+ * Each move goes through the same transition as a played move, so the game is the same as if played.
+ */
+export function gameFromPgn(input: NewGameInput, text: string, options: PgnImportOptions): Result<Game> {
+  const parsed = parsePgnGame(text, options.maxPlies);
+  if (!parsed.ok) return parsed;
+  const { headers, start, sans } = parsed.value;
+  const player = (tag: string, defaults: PlayerInfo): PlayerInfo => {
+    const name = headers.get(tag)?.trim();
+    return !name || name === '?' ? defaults : { id: defaults.id, displayName: name.slice(0, 100) };
+  };
+  let game = gameFromPosition(
+    { ...input, white: player('White', DEFAULT_WHITE), black: player('Black', DEFAULT_BLACK) },
+    start,
+  );
+  for (let i = 0; i < sans.length; i++) {
+    const san = sans[i]!;
+    const ply = game.startPly + i;
+    if (game.positionEnd) {
+      const why = describeEnd(game.positionEnd);
+      return err(
+        new DomainError('INVALID_PGN', `PGN move ${describePly(ply, san)} comes after the game ended (${why})`, 'pgn'),
+      );
+    }
+    const move = parseSan(game.pos, san) as NormalMove | undefined;
+    if (!move) {
+      const message = `PGN move ${describePly(ply, san)} is illegal or ambiguous in its position`;
+      return err(new DomainError('INVALID_PGN', message, 'pgn'));
+    }
+    game = playMove(game, move, uciOfChessopsMove(game.pos, move));
+  }
+  // The import is one creation: the replay does not count as changes.
+  return ok(withRecord(game, { ...game.record, version: 1 }));
+}
+
+const describeEnd = (end: PositionEnd): string =>
+  ({
+    checkmate: 'checkmate',
+    stalemate: 'stalemate',
+    insufficientMaterial: 'insufficient material',
+    seventyFiveMoveRule: 'draw by the 75-move rule',
+    fivefoldRepetition: 'draw by fivefold repetition',
+  })[end];
+
+/** Rebuilds a stored game by replaying its moves from the start position (done once per load). */
+export function restoreGame(record: GameRecord): Game {
+  const start = parseStrictFen(record.startFen);
+  if (!start.ok) throw new Error(`stored game ${record.id} has an invalid start FEN: ${start.error.message}`);
+  const pos = start.value;
+  const startPly = plyOf(pos);
+  const sans: string[] = [];
+  const fens = [record.startFen];
+  for (const uci of record.moves) {
+    const check = checkMove(pos, uci);
+    if (check.kind !== 'legal') throw new Error(`stored game ${record.id} has an illegal move ${uci}`);
+    sans.push(makeSanAndPlay(pos, check.move));
+    fens.push(makeFen(pos));
+  }
+  return derive(record, pos, startPly, sans, fens);
+}
+
+function derive(
+  record: GameRecord,
+  pos: Chess,
+  startPly: number,
+  sans: readonly string[],
+  fens: readonly string[],
+): Game {
+  return { record, pos, startPly, sans, fens, positionEnd: findPositionEnd(pos, fens) };
+}
+
+const withRecord = (game: Game, record: GameRecord): Game => ({ ...game, record });
+
+/** Automatic ends in the order of DECISIONS §3: mate, stalemate, material, 75-move rule, fivefold. */
+function findPositionEnd(pos: Chess, fens: readonly string[]): PositionEnd | undefined {
+  const ctx = pos.ctx();
+  if (!pos.hasDests(ctx)) return ctx.checkers.isEmpty() ? 'stalemate' : 'checkmate';
+  if (pos.isInsufficientMaterial()) return 'insufficientMaterial';
+  if (pos.halfmoves >= 150) return 'seventyFiveMoveRule';
+  if (isFivefold(pos.halfmoves, fens)) return 'fivefoldRepetition';
+  return undefined;
+}
+
+/** FIDE 9.6.2: the same position (same side to move) has appeared five times, so no capture or pawn move since. */
+function isFivefold(halfmoves: number, fens: readonly string[]): boolean {
+  if (halfmoves < 16) return false;
+  const last = fens.length - 1;
+  const key = repetitionKey(fens[last]!);
+  let count = 1;
+  const oldest = Math.max(0, last - halfmoves);
+  for (let i = last - 4; i >= oldest; i -= 2) {
+    if (repetitionKey(fens[i]!) === key && ++count >= 5) return true;
+  }
+  return false;
+}
+
+export function statusOf(game: Game): GameStatus {
+  const { record, positionEnd, pos } = game;
+  switch (positionEnd) {
+    case 'checkmate':
+    case 'stalemate':
+    case 'insufficientMaterial':
+      return positionEnd;
+    case 'seventyFiveMoveRule':
+    case 'fivefoldRepetition':
+      return 'draw';
+    case undefined:
+      break;
+  }
+  if (record.result) return record.result.kind === 'resign' ? 'resign' : 'draw';
+  if (record.pendingPromotion) return 'promotionPending';
+  if (record.drawOffer) return 'drawOffered';
+  if (pos.halfmoves >= 100) return 'fiftyMoveAvailable';
+  if (pos.isCheck()) return 'check';
+  return 'started';
+}
+
+export function winnerOf(game: Game): Color | null {
+  if (game.positionEnd === 'checkmate') return opposite(game.pos.turn);
+  if (game.record.result?.kind === 'resign') return game.record.result.winner;
+  return null;
+}
+
+export const isOver = (game: Game): boolean => game.positionEnd !== undefined || game.record.result !== null;
+
+/** `state.pgn`: the movetext of the game so far. */
+export const movetextOf = (game: Game): string => makeMovetext(game.startPly, game.sans);
+
+export function gameStateOf(game: Game): GameStateView {
+  const { record } = game;
+  return {
+    fen: game.fens[game.fens.length - 1]!,
+    pgn: movetextOf(game),
+    turn: game.pos.turn,
+    status: statusOf(game),
+    winner: winnerOf(game),
+    moves: [...record.moves],
+    undoAvailable: record.result === null && record.moves.length > 0,
+    redoAvailable: record.result === null && record.redo.length > 0,
+  };
+}
+
+export const gameFullOf = (game: Game): GameFullView => ({
+  gameId: game.record.id,
+  white: game.record.white,
+  black: game.record.black,
+  state: gameStateOf(game),
+});
+
+/** Legal moves of the side to move, none once the game is over (DECISIONS §4). */
+export function legalMovesOf(game: Game, square?: string): LegalMove[] {
+  if (isOver(game)) return [];
+  if (square === undefined || square === '') return listLegalMoves(game.pos);
+  return listLegalMoves(game.pos, parseSquare(square));
+}
+
+/** The PGN result token of the game: `1-0`, `0-1`, `1/2-1/2` or `*`. */
+export function resultToken(game: Game): string {
+  if (!isOver(game)) return '*';
+  const winner = winnerOf(game);
+  return winner === 'white' ? '1-0' : winner === 'black' ? '0-1' : '1/2-1/2';
+}
+
+export interface PgnExportOptions {
+  site: string; // '?' or the game's public address
+}
+
+/** The full PGN of DECISIONS §8: seven tags, SetUp/FEN for a non-standard start, wrapped movetext, result. */
+export function exportPgn(game: Game, options: PgnExportOptions): string {
+  const { record } = game;
+  const result = resultToken(game);
+  const tags: Array<[string, string]> = [
+    ['Event', 'Casual game'],
+    ['Site', options.site],
+    ['Date', record.createdAt.slice(0, 10).replace(/-/g, '.')],
+    ['Round', '-'],
+    ['White', record.white.displayName],
+    ['Black', record.black.displayName],
+    ['Result', result],
+  ];
+  if (record.startFen !== INITIAL_FEN) tags.push(['SetUp', '1'], ['FEN', record.startFen]);
+  return makePgnText({ tags, startPly: game.startPly, sans: game.sans, result });
+}
+
+const gameOver = (game: Game): Result<never> =>
+  err(new DomainError('GAME_OVER', `the game is over (${statusOf(game)})`));
+
+const change = (game: Game, record: Omit<GameRecord, 'version'>, derived?: Partial<Game>): Result<Change> => {
+  const next: Game = { ...game, ...derived, record: { ...record, version: game.record.version + 1 } };
+  return ok({ game: next, event: { type: 'gameState', state: gameStateOf(next) } });
+};
+
+/** Plays a legal chessops move (already checked) and returns the game after it. */
+function playMove(game: Game, move: NormalMove, uci: string): Game {
+  const pos = game.pos.clone();
+  const san = makeSanAndPlay(pos, move);
+  const fens = [...game.fens, makeFen(pos)];
+  const record: GameRecord = {
+    ...game.record,
+    version: game.record.version + 1,
+    moves: [...game.record.moves, uci],
+    redo: [],
+    pendingPromotion: null,
+    drawOffer: null,
+  };
+  return derive(record, pos, game.startPly, [...game.sans, san], fens);
+}
+
+/** The API's UCI of a chessops move: castling as the king's two-square move. */
+function uciOfChessopsMove(pos: Chess, move: NormalMove): string {
+  const piece = pos.board.get(move.from);
+  if (piece?.role === 'king' && pos.board[pos.turn].has(move.to)) {
+    const to = move.to > move.from ? move.from + 2 : move.from - 2;
+    return makeUci({ from: move.from, to });
+  }
+  return makeUci(move);
+}
+
+/** DECISIONS §4: GAME_OVER, then legality; a pawn reaching the last rank without a piece is held pending. */
+export function makeMove(game: Game, uci: string): Result<Change> {
+  if (isOver(game)) return gameOver(game);
+  const check = checkMove(game.pos, uci);
+  switch (check.kind) {
+    case 'illegal':
+      return err(new DomainError('INVALID_MOVE', check.reason, 'uci'));
+    case 'needsPromotion':
+      return change(game, { ...game.record, pendingPromotion: uci });
+    case 'legal': {
+      const next = playMove(game, check.move, uci);
+      return ok({ game: next, event: { type: 'gameState', state: gameStateOf(next) } });
+    }
+  }
+}
+
+export function undo(game: Game): Result<Change> {
+  const { record } = game;
+  if (record.result) return gameOver(game);
+  if (record.moves.length === 0) return err(new DomainError('NO_UNDO', 'there is no move to undo'));
+  const fens = game.fens.slice(0, -1);
+  const pos = positionFromFen(fens[fens.length - 1]!);
+  const next: GameRecord = {
+    ...record,
+    version: record.version + 1,
+    moves: record.moves.slice(0, -1),
+    redo: [...record.redo, record.moves[record.moves.length - 1]!],
+    pendingPromotion: null,
+    drawOffer: null,
+  };
+  const nextGame = derive(next, pos, game.startPly, game.sans.slice(0, -1), fens);
+  return ok({ game: nextGame, event: { type: 'gameState', state: gameStateOf(nextGame) } });
+}
+
+export function redo(game: Game): Result<Change> {
+  const { record } = game;
+  if (record.result) return gameOver(game);
+  const uci = record.redo[record.redo.length - 1];
+  if (uci === undefined) return err(new DomainError('NO_REDO', 'there is no move to redo'));
+  const check = checkMove(game.pos, uci);
+  if (check.kind !== 'legal') throw new Error(`game ${record.id}: redo move ${uci} is not legal`);
+  const played = playMove(game, check.move, uci);
+  const nextGame = withRecord(played, { ...played.record, redo: record.redo.slice(0, -1) });
+  return ok({ game: nextGame, event: { type: 'gameState', state: gameStateOf(nextGame) } });
+}
+
+export function resign(game: Game): Result<Change> {
+  if (isOver(game)) return gameOver(game);
+  const winner = opposite(game.pos.turn);
+  return change(game, { ...game.record, result: { kind: 'resign', winner }, pendingPromotion: null, drawOffer: null });
+}
+
+/** DECISIONS §6, after the action itself was validated: GAME_OVER, then the action's own rule. */
+export function drawAction(game: Game, action: DrawAction): Result<Change> {
+  if (isOver(game)) return gameOver(game);
+  const { record } = game;
+  switch (action) {
+    case 'offer':
+      if (record.drawOffer) {
+        return err(new DomainError('DRAW_ALREADY_OFFERED', `${record.drawOffer} has already offered a draw`));
+      }
+      return change(game, { ...record, drawOffer: game.pos.turn });
+    case 'accept':
+      if (!record.drawOffer) return err(new DomainError('NO_DRAW_OFFER', 'there is no draw offer to accept'));
+      return change(game, { ...record, result: { kind: 'drawAgreed' }, drawOffer: null, pendingPromotion: null });
+    case 'decline':
+      if (!record.drawOffer) return err(new DomainError('NO_DRAW_OFFER', 'there is no draw offer to decline'));
+      return change(game, { ...record, drawOffer: null });
+    case 'claim':
+      if (game.pos.halfmoves < 100) {
+        return err(
+          new DomainError(
+            'CLAIM_NOT_AVAILABLE',
+            `a fifty-move draw can be claimed only after 50 moves by each side without a capture or pawn move (halfmove clock ${game.pos.halfmoves} of 100)`,
+          ),
+        );
+      }
+      return change(game, { ...record, result: { kind: 'drawClaimed' }, drawOffer: null, pendingPromotion: null });
+  }
+}

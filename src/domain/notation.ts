@@ -1,0 +1,246 @@
+/**
+ * FEN and PGN in and out, thin over chessops: chessops parses and writes the notation, this module adds the
+ * strict checks and exact layouts of the API (DECISIONS §7, §8).
+ *
+ * ```ts
+ * const pos = parseStrictFen('8/8/8/8/8/8/8/K6k w - - 0 1'); // Result<Chess, DomainError>
+ * makeMovetext(pos.value, ['Ka2']); // '1. Ka2'
+ * ```
+ */
+import { Chess } from 'chessops/chess';
+import { INITIAL_FEN, makeFen as chessopsMakeFen, parseFen } from 'chessops/fen';
+import { parsePgn, emptyHeaders } from 'chessops/pgn';
+import { SquareSet } from 'chessops/squareSet';
+import { defined, makeSquare, opposite, parseSquare, squareRank } from 'chessops/util';
+import type { Position } from 'chessops/chess';
+import type { SquareName } from 'chessops/types';
+import { DomainError, err, ok, type Result } from './errors.ts';
+
+export { INITIAL_FEN };
+
+const RANK_CHARS = /^[pnbrqkPNBRQK1-8]+$/;
+const CASTLING_RULES: Record<string, { color: 'white' | 'black'; king: SquareName; rook: SquareName }> = {
+  K: { color: 'white', king: 'e1', rook: 'h1' },
+  Q: { color: 'white', king: 'e1', rook: 'a1' },
+  k: { color: 'black', king: 'e8', rook: 'h8' },
+  q: { color: 'black', king: 'e8', rook: 'a8' },
+};
+
+const fenError = (message: string): Result<never> => err(new DomainError('INVALID_FEN', message, 'fen'));
+
+/**
+ * Parses a FEN of standard chess and checks that it describes a legal position, with a message naming the
+ * first problem found. Castling rights and en-passant squares are checked, not silently dropped.
+ */
+export function parseStrictFen(text: string): Result<Chess> {
+  const fields = text.trim().split(/\s+/);
+  if (fields.length !== 6) {
+    return fenError(
+      `FEN must have 6 space-separated fields (board, turn, castling, en passant, halfmove clock, fullmove number); found ${fields.length}`,
+    );
+  }
+  const [board, turn, castling, ep, halfmoves, fullmoves] = fields as [string, string, string, string, string, string];
+  const ranks = board.split('/');
+  if (ranks.length !== 8) return fenError(`FEN board must have 8 ranks separated by '/'; found ${ranks.length}`);
+  for (let i = 0; i < 8; i++) {
+    const rank = ranks[i]!;
+    const rankName = 8 - i;
+    if (!RANK_CHARS.test(rank)) {
+      const bad = [...rank].find(c => !/[pnbrqkPNBRQK1-8]/.test(c));
+      return fenError(
+        bad === undefined ? `FEN rank ${rankName} is empty` : `FEN rank ${rankName} has an invalid character '${bad}'`,
+      );
+    }
+    let squares = 0;
+    for (const c of rank) squares += /\d/.test(c) ? Number(c) : 1;
+    if (squares !== 8) return fenError(`FEN rank ${rankName} describes ${squares} squares instead of 8`);
+  }
+  if (turn !== 'w' && turn !== 'b') return fenError(`FEN side to move must be 'w' or 'b'; found '${turn}'`);
+  if (castling !== '-' && !/^[KQkq]{1,4}$/.test(castling)) {
+    return fenError(`FEN castling field must be '-' or a combination of K, Q, k, q; found '${castling}'`);
+  }
+  if (castling !== '-' && new Set(castling).size !== castling.length) {
+    return fenError(`FEN castling field repeats a right: '${castling}'`);
+  }
+  if (ep !== '-' && !/^[a-h][36]$/.test(ep)) {
+    return fenError(`FEN en-passant field must be '-' or a square on rank 3 or 6; found '${ep}'`);
+  }
+  if (!/^\d{1,4}$/.test(halfmoves)) {
+    return fenError(`FEN halfmove clock must be an integer from 0 to 9999; found '${halfmoves}'`);
+  }
+  if (!/^\d{1,4}$/.test(fullmoves) || Number(fullmoves) < 1) {
+    return fenError(`FEN fullmove number must be an integer from 1 to 9999; found '${fullmoves}'`);
+  }
+
+  const parsed = parseFen(fields.join(' '));
+  if (parsed.isErr) return fenError(`FEN could not be read (${parsed.error.message})`);
+  const setup = parsed.value;
+
+  for (const color of ['white', 'black'] as const) {
+    const kings = setup.board.pieces(color, 'king').size();
+    if (kings !== 1) return fenError(`FEN must have exactly one ${color} king; found ${kings}`);
+  }
+  if (setup.board.pawn.intersects(SquareSet.backranks())) {
+    return fenError('FEN has a pawn on rank 1 or 8');
+  }
+  for (const right of castling === '-' ? '' : castling) {
+    const rule = CASTLING_RULES[right]!;
+    const king = setup.board.get(parseSquare(rule.king));
+    const rook = setup.board.get(parseSquare(rule.rook));
+    if (king?.role !== 'king' || king.color !== rule.color || rook?.role !== 'rook' || rook.color !== rule.color) {
+      return fenError(
+        `FEN castling right '${right}' needs the ${rule.color} king on ${rule.king} and a ${rule.color} rook on ${rule.rook}`,
+      );
+    }
+  }
+  if (defined(setup.epSquare)) {
+    const problem = epSquareProblem(setup.board, setup.turn, setup.epSquare);
+    if (problem) return fenError(`FEN en-passant square ${ep} is not possible: ${problem}`);
+  }
+
+  const pos = Chess.fromSetup(setup);
+  if (pos.isErr) {
+    const code = pos.error.message;
+    if (code === 'ERR_OPPOSITE_CHECK') {
+      return fenError(
+        `FEN is not a legal position: ${opposite(setup.turn)} is in check but it is ${setup.turn} to move`,
+      );
+    }
+    return fenError(`FEN is not a legal position (${code})`);
+  }
+  return ok(pos.value);
+}
+
+function epSquareProblem(board: Chess['board'], turn: 'white' | 'black', ep: number): string | undefined {
+  const expectedRank = turn === 'white' ? 5 : 2;
+  if (squareRank(ep) !== expectedRank) {
+    return `with ${turn} to move it must be on rank ${expectedRank + 1}`;
+  }
+  const forward = turn === 'white' ? 8 : -8;
+  const pawnSquare = ep - forward;
+  const pawn = board.get(pawnSquare);
+  if (pawn?.role !== 'pawn' || pawn.color === turn) {
+    return `there is no ${opposite(turn)} pawn on ${makeSquare(pawnSquare)} that could just have moved two squares`;
+  }
+  if (board.occupied.has(ep) || board.occupied.has(ep + forward)) {
+    return `${makeSquare(ep)} and ${makeSquare(ep + forward)} must be empty after a two-square pawn move`;
+  }
+  return undefined;
+}
+
+/**
+ * The FEN of a position, with the en-passant square only when an en-passant capture is legal. Unlike
+ * chessops' `toSetup`, the move counters are written as they are, not clamped.
+ */
+export function makeFen(pos: Position): string {
+  const setup = pos.toSetup();
+  return chessopsMakeFen({ ...setup, halfmoves: pos.halfmoves, fullmoves: pos.fullmoves });
+}
+
+/** A position this service wrote itself (a stored start or an earlier position): a parse failure is a bug. */
+export function positionFromFen(fen: string): Chess {
+  return parseFen(fen)
+    .chain(setup => Chess.fromSetup(setup))
+    .unwrap(
+      pos => pos,
+      error => {
+        throw new Error(`a stored FEN does not parse (${error.message}): ${fen}`);
+      },
+    );
+}
+
+/** The repetition identity of a FEN: board, side to move, castling rights and legal en-passant square. */
+export const repetitionKey = (fen: string): string => fen.slice(0, nthIndexOf(fen, ' ', 4));
+
+function nthIndexOf(text: string, ch: string, n: number): number {
+  let index = -1;
+  for (let i = 0; i < n; i++) index = text.indexOf(ch, index + 1);
+  return index;
+}
+
+/** Plies already played before a position, counted from the standard start (white's first move is ply 0). */
+export const plyOf = (pos: Position): number => (pos.fullmoves - 1) * 2 + (pos.turn === 'white' ? 0 : 1);
+
+/**
+ * Movetext of the API's `state.pgn`: SAN with move numbers and single spaces, no result. A game that starts
+ * with black to move opens with `12... Kf8`.
+ */
+export function makeMovetext(startPly: number, sans: readonly string[]): string {
+  return movetextTokens(startPly, sans).join(' ');
+}
+
+function movetextTokens(startPly: number, sans: readonly string[]): string[] {
+  const tokens: string[] = [];
+  for (let i = 0; i < sans.length; i++) {
+    const ply = startPly + i;
+    const number = Math.floor(ply / 2) + 1;
+    if (ply % 2 === 0) tokens.push(`${number}.`);
+    else if (i === 0) tokens.push(`${number}...`);
+    tokens.push(sans[i]!);
+  }
+  return tokens;
+}
+
+export interface PgnExport {
+  tags: ReadonlyArray<readonly [string, string]>;
+  startPly: number;
+  sans: readonly string[];
+  result: string;
+}
+
+/** A full PGN: tags, a blank line, movetext wrapped at 80 columns ending with the result, a final newline. */
+export function makePgnText({ tags, startPly, sans, result }: PgnExport): string {
+  const header = tags.map(([name, value]) => `[${name} "${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"]`);
+  const lines: string[] = [];
+  let line = '';
+  for (const token of [...movetextTokens(startPly, sans), result]) {
+    if (line && line.length + 1 + token.length > 80) {
+      lines.push(line);
+      line = token;
+    } else {
+      line = line ? `${line} ${token}` : token;
+    }
+  }
+  lines.push(line);
+  return `${header.join('\n')}\n\n${lines.join('\n')}\n`;
+}
+
+export interface ParsedPgn {
+  headers: Map<string, string>;
+  start: Chess;
+  sans: string[];
+}
+
+const pgnError = (message: string): Result<never> => err(new DomainError('INVALID_PGN', message, 'pgn'));
+
+/**
+ * Reads exactly one game: its tags, its starting position (`SetUp`/`FEN`, checked as strictly as a FEN
+ * import) and the SAN of its main line. Comments, NAGs, variations and the result token are skipped.
+ */
+export function parsePgnGame(text: string, maxPlies: number): Result<ParsedPgn> {
+  const games = parsePgn(text, emptyHeaders);
+  if (games.length === 0) return pgnError('PGN contains no game');
+  if (games.length > 1) return pgnError(`PGN must contain exactly one game; found ${games.length}`);
+  const game = games[0]!;
+  const variant = game.headers.get('Variant');
+  if (variant !== undefined && !/^(standard|chess|from position)$/i.test(variant.trim())) {
+    return pgnError(`PGN variant '${variant}' is not supported; only standard chess is`);
+  }
+  let start: Chess = Chess.default();
+  const fen = game.headers.get('FEN');
+  if (fen !== undefined) {
+    const parsed = parseStrictFen(fen);
+    if (!parsed.ok) return pgnError(`PGN FEN tag is invalid: ${parsed.error.message}`);
+    start = parsed.value;
+  }
+  const sans: string[] = [];
+  for (const data of game.moves.mainline()) {
+    if (sans.length >= maxPlies) return pgnError(`PGN has more than ${maxPlies} moves (plies) in its main line`);
+    sans.push(data.san);
+  }
+  return ok({ headers: game.headers, start, sans });
+}
+
+/** Names a ply the way PGN does: `12. e4` or `12... e5`. */
+export const describePly = (ply: number, san: string): string =>
+  `${Math.floor(ply / 2) + 1}${ply % 2 === 0 ? '.' : '...'} ${san}`;

@@ -1,0 +1,98 @@
+/**
+ * Builds the HTTP app from its dependencies; never listens (the composition root does that), so tests use
+ * `app.inject()` on the same app that serves.
+ *
+ * ```ts
+ * const app = await buildApp({ games, store, publicUrl: undefined });
+ * const res = await app.inject({ method: 'POST', url: '/api/board/game' });
+ * ```
+ */
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { GameService } from '../service/games.ts';
+import type { GameStore } from '../store/store.ts';
+import { DomainError } from '../domain/errors.ts';
+import { registerErrorHandlers } from './errors.ts';
+import { gameRoutes } from './routes/games.ts';
+import { SHARED_SCHEMAS, ref, ApiError } from './schemas.ts';
+
+export interface AppDeps {
+  games: GameService;
+  store: GameStore;
+  publicUrl?: string | undefined;
+  bodyLimit?: number; // bytes, 1048576
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: deps.bodyLimit ?? 1024 * 1024,
+    ajv: { customOptions: { coerceTypes: false, allErrors: false } },
+    return503OnClosing: true,
+    forceCloseConnections: false,
+  });
+
+  // One log line per request, without bodies or headers.
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    reply.header('x-content-type-options', 'nosniff');
+    done(null, payload);
+  });
+
+  // An empty body on an endpoint whose body is optional is no body; anything but JSON is refused (415).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    void parseJson(request, text, done);
+  });
+
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Chess game service',
+        description: 'Create and play chess games: moves, undo and redo, draws, FEN and PGN, live NDJSON streams.',
+        version: '1.0.0',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}`,
+    },
+    // Fastify needs a body schema to validate the optional body of createGame; the document says optional.
+    transformObject: document => {
+      if (!('openapiObject' in document)) return document.swaggerObject;
+      const create = document.openapiObject.paths?.['/api/board/game']?.post;
+      if (create?.requestBody && 'required' in create.requestBody) create.requestBody.required = false;
+      return document.openapiObject;
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  registerErrorHandlers(app);
+
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  app.get('/healthz', { schema: { hide: true } }, () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true, response: { 503: ref(ApiError) } } }, async () => {
+    try {
+      await deps.store.ping();
+    } catch {
+      throw new DomainError('UNAVAILABLE', 'the store is unreachable');
+    }
+    return { status: 'ok' };
+  });
+
+  await app.register(gameRoutes, { prefix: '/api/board/game', games: deps.games, publicUrl: deps.publicUrl });
+  return app;
+}

@@ -1,0 +1,125 @@
+/**
+ * The one error mapper: every error that leaves the app, the framework's own included, becomes an ApiError
+ * body `{ code, message, field? }` with the status of its code. Deliberate client errors pass through;
+ * anything else is logged with its stack and answered as INTERNAL without internals.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, ERROR_STATUS, type ApiErrorBody, type ErrorCode } from '../domain/errors.ts';
+
+type ValidationError = NonNullable<FastifyError['validation']>[number];
+
+/** Which code a schema failure of each request part and field becomes, with a message for people. */
+const PARAMETER_ERRORS: Record<string, { code: ErrorCode; message: (value: unknown) => string }> = {
+  gameId: {
+    code: 'INVALID_GAME_ID',
+    message: value => `'${String(value)}' is not a game id: expected 8 letters or digits`,
+  },
+  uci: {
+    code: 'INVALID_UCI',
+    message: value => `'${String(value)}' is not a move in UCI notation: expected e.g. e2e4 or e7e8q`,
+  },
+  square: {
+    code: 'INVALID_SQUARE',
+    message: value => `'${String(value)}' is not a square: expected a file a-h and a rank 1-8, e.g. e2`,
+  },
+  action: {
+    code: 'INVALID_ACTION',
+    message: value => `'${String(value)}' is not a draw action: expected offer, accept, decline or claim`,
+  },
+};
+
+export function toApiError(error: unknown, request: FastifyRequest): { status: number; body: ApiErrorBody } {
+  if (error instanceof DomainError) return { status: error.status, body: error.toBody() };
+  const fastifyError = error as Partial<FastifyError>;
+  if (fastifyError.validation && fastifyError.validation.length > 0) {
+    return fromValidation(fastifyError.validation[0]!, fastifyError.validationContext, request);
+  }
+  const status = fastifyError.statusCode ?? 500;
+  const made = (code: ErrorCode, message: string) => ({ status: ERROR_STATUS[code], body: { code, message } });
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return made('BODY_TOO_LARGE', 'request body is too large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return made('UNSUPPORTED_MEDIA_TYPE', 'request body must be JSON (Content-Type: application/json)');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return made('INVALID_BODY', 'request body is empty');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return made('INVALID_BODY', 'request body is not valid JSON');
+    case 'FST_ERR_BAD_URL':
+      return made('NOT_FOUND', 'the request URL is malformed');
+    default:
+      break;
+  }
+  if (status === 413) return made('BODY_TOO_LARGE', 'request body is too large');
+  if (status === 415)
+    return made('UNSUPPORTED_MEDIA_TYPE', 'request body must be JSON (Content-Type: application/json)');
+  if (status === 429) return made('RATE_LIMITED', 'too many requests');
+  if (status === 404) return made('NOT_FOUND', 'no such route');
+  if (status >= 400 && status < 500) {
+    const message = error instanceof SyntaxError ? 'request body is not valid JSON' : 'the request is invalid';
+    return { status: 400, body: { code: 'INVALID_BODY', message } };
+  }
+  return made('INTERNAL', 'internal error');
+}
+
+function fromValidation(
+  issue: ValidationError,
+  context: string | undefined,
+  request: FastifyRequest,
+): { status: number; body: ApiErrorBody } {
+  const path = issue.instancePath.split('/').filter(Boolean);
+  const missing = (issue.params as { missingProperty?: unknown }).missingProperty;
+  if (typeof missing === 'string') path.push(missing);
+  if (context === 'params' || context === 'querystring') {
+    const name = path[0] ?? '';
+    const rule = PARAMETER_ERRORS[name];
+    const source = (context === 'params' ? request.params : request.query) as Record<string, unknown>;
+    if (rule) return { status: 400, body: { code: rule.code, message: rule.message(source[name]), field: name } };
+  }
+  const field = path.join('.');
+  if (field === 'fen' && typeof missing !== 'string') {
+    return { status: 400, body: { code: 'INVALID_FEN', message: `fen ${issue.message ?? 'is invalid'}`, field } };
+  }
+  if (field === 'pgn' && typeof missing !== 'string') {
+    return { status: 400, body: { code: 'INVALID_PGN', message: `pgn ${issue.message ?? 'is invalid'}`, field } };
+  }
+  const subject = field === '' ? 'request body' : field;
+  const body: ApiErrorBody = { code: 'INVALID_BODY', message: `${subject} ${describe(issue)}` };
+  if (field !== '') body.field = field;
+  return { status: 400, body };
+}
+
+function describe(issue: ValidationError): string {
+  const params: Record<string, unknown> = issue.params;
+  switch (issue.keyword) {
+    case 'required':
+      return 'is required';
+    case 'minLength':
+      return `must have at least ${String(params.limit)} character${params.limit === 1 ? '' : 's'}`;
+    case 'maxLength':
+      return `must have at most ${String(params.limit)} characters`;
+    case 'pattern':
+      return 'must not contain control characters';
+    case 'type':
+      return `must be ${String(params.type) === 'object' ? 'a JSON object' : `of type ${String(params.type)}`}`;
+    default:
+      return issue.message ?? 'is invalid';
+  }
+}
+
+export function registerErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply: FastifyReply) => {
+    const { status, body } = toApiError(error, request);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.debug({ code: body.code }, 'request rejected');
+    if (status === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '1');
+    return reply.code(status).type('application/json; charset=utf-8').send(body);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .code(404)
+      .type('application/json; charset=utf-8')
+      .send({ code: 'NOT_FOUND', message: `no route ${request.method} ${request.url.split('?')[0]}` }),
+  );
+}

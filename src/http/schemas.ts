@@ -1,0 +1,150 @@
+/**
+ * The API's schemas, in TypeBox: they validate requests, serialize responses and make the OpenAPI document.
+ * Shared ones carry an `$id`, are registered once with `addSchema` and referenced with `ref()`.
+ */
+import { Type, type Static, type TSchema } from 'typebox';
+import {
+  DRAW_ACTIONS,
+  GAME_ID_PATTERN,
+  GAME_STATUSES,
+  MOVE_TYPES,
+  PROMOTION_PIECES,
+  SQUARE_PATTERN,
+  UCI_PATTERN,
+} from '../domain/types.ts';
+import { ERROR_CODES } from '../domain/errors.ts';
+
+/** A `$ref` to a registered schema that keeps the static type of the schema it points to. */
+export const ref = <T extends TSchema>(schema: T) => {
+  const id = (schema as { $id?: unknown }).$id;
+  if (typeof id !== 'string') throw new Error('ref() needs a schema with an $id');
+  return Type.Unsafe<Static<T>>(Type.Ref(`${id}#`));
+};
+
+const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f]*$';
+const Color = Type.Union([Type.Literal('white'), Type.Literal('black')]);
+
+export const PlayerInfo = Type.Object(
+  {
+    id: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: NO_CONTROL_CHARACTERS,
+      description: 'unique player identifier',
+    }),
+    displayName: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      pattern: NO_CONTROL_CHARACTERS,
+      description: 'human-readable name',
+    }),
+  },
+  { $id: 'PlayerInfo' },
+);
+
+export const GameStatus = Type.Enum(GAME_STATUSES, { $id: 'GameStatus' });
+
+export const GameState = Type.Object(
+  {
+    fen: Type.String({ description: 'FEN of the current position' }),
+    pgn: Type.String({ description: 'PGN movetext of the whole game so far' }),
+    turn: Color,
+    status: ref(GameStatus),
+    winner: Type.Union([Color, Type.Null()], { description: 'set when status is checkmate or resign' }),
+    moves: Type.Array(Type.String(), { description: 'all moves played so far, UCI, in order' }),
+    undoAvailable: Type.Boolean(),
+    redoAvailable: Type.Boolean(),
+  },
+  { $id: 'GameState' },
+);
+
+export const GameFull = Type.Object(
+  {
+    gameId: Type.String({ pattern: GAME_ID_PATTERN }),
+    white: ref(PlayerInfo),
+    black: ref(PlayerInfo),
+    state: ref(GameState),
+  },
+  { $id: 'GameFull' },
+);
+
+export const LegalMove = Type.Object(
+  {
+    from: Type.String(),
+    to: Type.String(),
+    uci: Type.String(),
+    moveType: Type.Enum(MOVE_TYPES),
+    promotion: Type.Union([Type.Enum(PROMOTION_PIECES), Type.Null()]),
+  },
+  { $id: 'LegalMove' },
+);
+
+export const LegalMovesResponse = Type.Object({ moves: Type.Array(ref(LegalMove)) }, { $id: 'LegalMovesResponse' });
+
+export const OkResponse = Type.Object({ ok: Type.Literal(true) }, { $id: 'OkResponse' });
+
+export const ApiError = Type.Object(
+  {
+    code: Type.Enum(ERROR_CODES, { description: 'machine-readable error code' }),
+    message: Type.String({ description: 'human-readable description' }),
+    field: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], { description: 'request field that caused the error' }),
+    ),
+  },
+  { $id: 'ApiError' },
+);
+
+export const CreateGameRequest = Type.Object(
+  { white: Type.Optional(ref(PlayerInfo)), black: Type.Optional(ref(PlayerInfo)) },
+  { $id: 'CreateGameRequest' },
+);
+
+export const ImportFenRequest = Type.Object(
+  {
+    fen: Type.String({ description: 'complete FEN string with 6 fields' }),
+    white: Type.Optional(ref(PlayerInfo)),
+    black: Type.Optional(ref(PlayerInfo)),
+  },
+  { $id: 'ImportFenRequest' },
+);
+
+export const ImportPgnRequest = Type.Object(
+  { pgn: Type.String({ description: 'PGN text: headers and move list' }) },
+  { $id: 'ImportPgnRequest' },
+);
+
+export const SHARED_SCHEMAS = [
+  PlayerInfo,
+  GameStatus,
+  GameState,
+  GameFull,
+  LegalMove,
+  LegalMovesResponse,
+  OkResponse,
+  ApiError,
+  CreateGameRequest,
+  ImportFenRequest,
+  ImportPgnRequest,
+];
+
+export const GameIdParams = Type.Object({ gameId: Type.String({ pattern: GAME_ID_PATTERN }) });
+export const MoveParams = Type.Object({
+  gameId: Type.String({ pattern: GAME_ID_PATTERN }),
+  uci: Type.String({ pattern: UCI_PATTERN, description: 'move in UCI, e.g. e2e4 or e7e8q' }),
+});
+export const DrawParams = Type.Object({
+  gameId: Type.String({ pattern: GAME_ID_PATTERN }),
+  action: Type.Enum(DRAW_ACTIONS),
+});
+export const MovesQuery = Type.Object({
+  square: Type.Optional(
+    Type.String({ pattern: `^$|${SQUARE_PATTERN}`, description: 'only moves from this square, e.g. e2' }),
+  ),
+});
+
+/** Error responses every game route can give, for the OpenAPI document and serialization. */
+export const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map(status => [status, ref(ApiError)])) as Record<
+    number,
+    ReturnType<typeof ref<typeof ApiError>>
+  >;

@@ -1,0 +1,62 @@
+/**
+ * The composition root: settings, store, service, app; then listen, and on SIGTERM/SIGINT close in order.
+ */
+import { loadConfig, ConfigError, type Config } from './config.ts';
+import { buildApp } from './http/app.ts';
+import { GameService } from './service/games.ts';
+import { newGameId } from './service/ids.ts';
+import { openStore } from './store/open.ts';
+
+export async function start(config: Config) {
+  const store = await openStore(config.databaseUrl);
+  const games = new GameService({
+    store,
+    newId: newGameId,
+    clock: () => new Date(),
+    cacheSize: config.gameCacheSize,
+    maxPgnPlies: config.maxPgnPlies,
+  });
+  const app = await buildApp({
+    games,
+    store,
+    publicUrl: config.publicUrl,
+    bodyLimit: config.bodyLimit,
+    logger: { level: config.logLevel },
+  });
+  await app.listen({ port: config.port, host: config.host });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, 10_000);
+    timer.unref();
+    try {
+      await app.close();
+      await store.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  return app;
+}
+
+if (process.argv[1] === import.meta.filename) {
+  try {
+    await start(loadConfig(process.env));
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The game service: loads a game, runs one domain transition, saves it with a version check and hands the
+ * event to the publisher. Changes to one game run one at a time (a promise chain per game); the store's
+ * version check keeps that true across processes. Recently used games stay in memory, derived state and
+ * all, so that a change costs one move, not a replay.
+ *
+ * ```ts
+ * const games = new GameService({ store, newId, clock: () => new Date() });
+ * const created = await games.create({});
+ * const { game } = await games.change(created.record.id, game => makeMove(game, 'e2e4'));
+ * ```
+ */
+import {
+  gameFromFen,
+  gameFromPgn,
+  newGame,
+  restoreGame,
+  type Change,
+  type Game,
+  type GameEvent,
+  type NewGameInput,
+} from '../domain/game.ts';
+import { DomainError, type Result } from '../domain/errors.ts';
+import type { PlayerInfo } from '../domain/types.ts';
+import type { GameStore } from '../store/store.ts';
+
+export interface Publisher {
+  publish(gameId: string, version: number, event: GameEvent): void;
+}
+
+export interface GameServiceDeps {
+  store: GameStore;
+  newId: () => string;
+  clock: () => Date;
+  publisher?: Publisher;
+  cacheSize?: number; // games kept in memory, e.g. 10000
+  maxPgnPlies?: number; // e.g. 10000
+}
+
+export interface Players {
+  white?: PlayerInfo | undefined;
+  black?: PlayerInfo | undefined;
+}
+
+const MAX_ID_ATTEMPTS = 5;
+const MAX_CONFLICT_RETRIES = 20;
+
+export class GameService {
+  private readonly store: GameStore;
+  private readonly newId: () => string;
+  private readonly clock: () => Date;
+  private readonly publisher: Publisher | undefined;
+  private readonly cacheSize: number;
+  private readonly maxPgnPlies: number;
+  private readonly cache = new Map<string, Game>();
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(deps: GameServiceDeps) {
+    this.store = deps.store;
+    this.newId = deps.newId;
+    this.clock = deps.clock;
+    this.publisher = deps.publisher;
+    this.cacheSize = deps.cacheSize ?? 10_000;
+    this.maxPgnPlies = deps.maxPgnPlies ?? 10_000;
+  }
+
+  create(players: Players): Promise<Game> {
+    return this.insert(input => ({ ok: true, value: newGame({ ...input, ...players }) }));
+  }
+
+  importFen(players: Players, fen: string): Promise<Game> {
+    return this.insert(input => gameFromFen({ ...input, ...players }, fen));
+  }
+
+  importPgn(pgn: string): Promise<Game> {
+    return this.insert(input => gameFromPgn(input, pgn, { maxPlies: this.maxPgnPlies }));
+  }
+
+  /** The current game; rejects with GAME_NOT_FOUND. */
+  async get(id: string): Promise<Game> {
+    const game = this.cache.get(id) ?? (await this.load(id));
+    if (!game) throw notFound(id);
+    return game;
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return this.cache.has(id) || (await this.load(id)) !== undefined;
+  }
+
+  /**
+   * Runs `transition` on the current game and commits its result. A rejected transition changes nothing.
+   * Resolves once the change is durable and its event is published.
+   */
+  change(id: string, transition: (game: Game) => Result<Change>): Promise<Change> {
+    return this.serialized(id, async () => {
+      for (let attempt = 0; ; attempt++) {
+        const game = await this.get(id);
+        const result = transition(game);
+        if (!result.ok) throw result.error;
+        const next = result.value;
+        if (await this.store.update(next.game.record, game.record.version)) {
+          this.remember(next.game);
+          this.publisher?.publish(id, next.game.record.version, next.event);
+          return next;
+        }
+        // Another process changed the game first: read its version and judge the request again.
+        this.cache.delete(id);
+        if (attempt >= MAX_CONFLICT_RETRIES) throw new Error(`game ${id}: too many concurrent changes`);
+      }
+    });
+  }
+
+  private async insert(build: (input: NewGameInput) => Result<Game>): Promise<Game> {
+    for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
+      const result = build({ id: this.newId(), createdAt: this.clock().toISOString() });
+      if (!result.ok) throw result.error;
+      if (await this.store.create(result.value.record)) {
+        this.remember(result.value);
+        return result.value;
+      }
+    }
+    throw new Error('could not find an unused game id');
+  }
+
+  private async load(id: string): Promise<Game | undefined> {
+    const record = await this.store.get(id);
+    if (!record) return undefined;
+    const cached = this.cache.get(id);
+    if (cached && cached.record.version >= record.version) return cached;
+    const game = restoreGame(record);
+    this.remember(game);
+    return game;
+  }
+
+  /** Keeps the game as most recently used, evicting the least recently used beyond the bound. */
+  private remember(game: Game): void {
+    this.cache.delete(game.record.id);
+    this.cache.set(game.record.id, game);
+    if (this.cache.size > this.cacheSize) {
+      const oldest = this.cache.keys().next();
+      if (!oldest.done) this.cache.delete(oldest.value);
+    }
+  }
+
+  private serialized<T>(id: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(id) ?? Promise.resolve();
+    const run = previous.then(task, task);
+    const tail = run.catch(() => undefined);
+    this.queues.set(id, tail);
+    void tail.then(() => {
+      if (this.queues.get(id) === tail) this.queues.delete(id);
+    });
+    return run;
+  }
+}
+
+export const notFound = (id: string): DomainError => new DomainError('GAME_NOT_FOUND', `game ${id} does not exist`);
