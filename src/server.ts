@@ -3,12 +3,14 @@
  */
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { buildApp } from './http/app.ts';
+import { createMetrics, timedStore } from './http/metrics.ts';
 import { GameService } from './service/games.ts';
 import { newGameId } from './service/ids.ts';
 import { openStore } from './store/open.ts';
 
 export async function start(config: Config) {
-  const store = await openStore(config.databaseUrl);
+  const metrics = createMetrics();
+  const store = timedStore(await openStore(config.databaseUrl), metrics);
   const games = new GameService({
     store,
     newId: newGameId,
@@ -19,8 +21,12 @@ export async function start(config: Config) {
   const app = await buildApp({
     games,
     store,
+    metrics,
     publicUrl: config.publicUrl,
     bodyLimit: config.bodyLimit,
+    heartbeatMs: config.streamHeartbeatMs,
+    maxStreamsPerClient: config.maxStreamsPerClient,
+    maxStreamBacklogBytes: config.streamBacklogBytes,
     logger: { level: config.logLevel },
   });
   await app.listen({ port: config.port, host: config.host });

@@ -152,8 +152,9 @@ export function gameFromPgn(input: NewGameInput, text: string, options: PgnImpor
   if (!parsed.ok) return parsed;
   const { headers, start, sans } = parsed.value;
   const player = (tag: string, defaults: PlayerInfo): PlayerInfo => {
-    const name = headers.get(tag)?.trim();
-    return !name || name === '?' ? defaults : { id: defaults.id, displayName: name.slice(0, 100) };
+    // A display name has 1-100 characters and no control characters (DECISIONS §2), whatever the tag holds.
+    const name = [...(headers.get(tag) ?? '').replace(/\p{Cc}+/gu, ' ').trim()].slice(0, 100).join('');
+    return name === '' || name === '?' ? defaults : { id: defaults.id, displayName: name };
   };
   let game = gameFromPosition(
     { ...input, white: player('White', DEFAULT_WHITE), black: player('Black', DEFAULT_BLACK) },

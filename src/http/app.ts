@@ -14,15 +14,28 @@ import type { GameService } from '../service/games.ts';
 import type { GameStore } from '../store/store.ts';
 import { DomainError } from '../domain/errors.ts';
 import { registerErrorHandlers } from './errors.ts';
+import { createMetrics, type Metrics } from './metrics.ts';
 import { gameRoutes } from './routes/games.ts';
+import { streamRoutes } from './routes/stream.ts';
+import { StreamHub } from './stream.ts';
 import { SHARED_SCHEMAS, ref, ApiError } from './schemas.ts';
 
 export interface AppDeps {
   games: GameService;
   store: GameStore;
+  metrics?: Metrics; // a fresh registry when absent
   publicUrl?: string | undefined;
   bodyLimit?: number; // bytes, 1048576
+  heartbeatMs?: number; // empty line on idle streams, 10000
+  maxStreamsPerClient?: number; // 0 = no limit; 20
+  maxStreamBacklogBytes?: number; // unread bytes before a stream is cut, 1048576
   logger?: FastifyServerOptions['logger'];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    streams: StreamHub;
+  }
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -32,11 +45,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: deps.bodyLimit ?? 1024 * 1024,
     ajv: { customOptions: { coerceTypes: false, allErrors: false } },
     return503OnClosing: true,
-    forceCloseConnections: false,
   });
+  const metrics = deps.metrics ?? createMetrics();
+  const hub = new StreamHub({
+    bus: deps.games.bus,
+    heartbeatMs: deps.heartbeatMs ?? 10_000,
+    maxBacklogBytes: deps.maxStreamBacklogBytes ?? 1024 * 1024,
+    onEventSent: count => metrics.eventsSent.inc(count),
+    onSlowConsumer: () => metrics.slowConsumers.inc(),
+    onOpenStreamsChanged: open => metrics.openStreams.set(open),
+  });
+  app.decorate('streams', hub);
+  // Streams never end by themselves: end them (with SERVER_SHUTDOWN) before the server waits for requests.
+  app.addHook('preClose', () => hub.close());
 
   // One log line per request, without bodies or headers.
   app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpRequests.inc({ method: request.method, route, status: reply.statusCode });
+    metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     request.log.info(
       { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       'request',
@@ -83,6 +110,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandlers(app);
 
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
   app.get('/healthz', { schema: { hide: true } }, () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true, response: { 503: ref(ApiError) } } }, async () => {
     try {
@@ -93,6 +123,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return { status: 'ok' };
   });
 
-  await app.register(gameRoutes, { prefix: '/api/board/game', games: deps.games, publicUrl: deps.publicUrl });
+  await app.register(gameRoutes, { prefix: '/api/board/game', games: deps.games, publicUrl: deps.publicUrl, metrics });
+  await app.register(streamRoutes, {
+    prefix: '/api/board/game',
+    games: deps.games,
+    hub,
+    maxStreamsPerClient: deps.maxStreamsPerClient ?? 20,
+    clientKey: request => request.ip,
+  });
   return app;
 }

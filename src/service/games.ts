@@ -17,22 +17,19 @@ import {
   restoreGame,
   type Change,
   type Game,
-  type GameEvent,
   type NewGameInput,
 } from '../domain/game.ts';
 import { DomainError, type Result } from '../domain/errors.ts';
 import type { PlayerInfo } from '../domain/types.ts';
 import type { GameStore } from '../store/store.ts';
-
-export interface Publisher {
-  publish(gameId: string, version: number, event: GameEvent): void;
-}
+import type { EventBus } from '../bus/bus.ts';
+import { LocalEventBus } from '../bus/local.ts';
 
 export interface GameServiceDeps {
   store: GameStore;
   newId: () => string;
   clock: () => Date;
-  publisher?: Publisher;
+  bus?: EventBus; // where committed changes go; an in-process bus by default
   cacheSize?: number; // games kept in memory, e.g. 10000
   maxPgnPlies?: number; // e.g. 10000
 }
@@ -49,7 +46,7 @@ export class GameService {
   private readonly store: GameStore;
   private readonly newId: () => string;
   private readonly clock: () => Date;
-  private readonly publisher: Publisher | undefined;
+  readonly bus: EventBus;
   private readonly cacheSize: number;
   private readonly maxPgnPlies: number;
   private readonly cache = new Map<string, Game>();
@@ -59,7 +56,7 @@ export class GameService {
     this.store = deps.store;
     this.newId = deps.newId;
     this.clock = deps.clock;
-    this.publisher = deps.publisher;
+    this.bus = deps.bus ?? new LocalEventBus();
     this.cacheSize = deps.cacheSize ?? 10_000;
     this.maxPgnPlies = deps.maxPgnPlies ?? 10_000;
   }
@@ -100,7 +97,7 @@ export class GameService {
         const next = result.value;
         if (await this.store.update(next.game.record, game.record.version)) {
           this.remember(next.game);
-          this.publisher?.publish(id, next.game.record.version, next.event);
+          this.bus.publish({ gameId: id, version: next.game.record.version, event: next.event });
           return next;
         }
         // Another process changed the game first: read its version and judge the request again.

@@ -2,7 +2,7 @@
  * The REST operations of SPEC §Endpoints under `/api/board/game`. Handlers are thin: validated input in,
  * one service call, a view out.
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import {
@@ -16,9 +16,9 @@ import {
   resign,
   undo,
 } from '../../domain/game.ts';
-import { DomainError } from '../../domain/errors.ts';
-import { GAME_ID_PATTERN } from '../../domain/types.ts';
-import { notFound, type GameService } from '../../service/games.ts';
+import type { GameService } from '../../service/games.ts';
+import type { Metrics } from '../metrics.ts';
+import { requireGame } from '../requireGame.ts';
 import {
   CreateGameRequest,
   DrawParams,
@@ -38,23 +38,16 @@ import {
 export interface GameRoutesOptions {
   games: GameService;
   publicUrl: string | undefined; // e.g. 'https://chess.example.org'
+  metrics: Metrics;
 }
 
-const GAME_ID = new RegExp(GAME_ID_PATTERN);
 const security = [{ bearerAuth: [] }];
 const tags = ['games'];
 
-export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify, { games, publicUrl }) => {
+export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify, { games, publicUrl, metrics }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-  /** DECISIONS §4 order: a malformed id, then an unknown game, before any other parameter is judged. */
-  const requireGame = async (request: FastifyRequest) => {
-    const { gameId } = request.params as { gameId: string };
-    if (!GAME_ID.test(gameId)) {
-      throw new DomainError('INVALID_GAME_ID', `'${gameId}' is not a game id: expected 8 letters or digits`, 'gameId');
-    }
-    if (!(await games.exists(gameId))) throw notFound(gameId);
-  };
+  const gameExists = requireGame(games);
 
   app.post(
     '',
@@ -76,6 +69,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     },
     async (request, reply) => {
       const game = await games.create(request.body);
+      metrics.gamesCreated.inc();
       return reply.code(201).send(gameFullOf(game));
     },
   );
@@ -95,6 +89,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     async (request, reply) => {
       const { fen, white, black } = request.body;
       const game = await games.importFen({ white, black }, fen);
+      metrics.gamesCreated.inc();
       return reply.code(201).send(gameFullOf(game));
     },
   );
@@ -113,6 +108,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     },
     async (request, reply) => {
       const game = await games.importPgn(request.body.pgn);
+      metrics.gamesCreated.inc();
       return reply.code(201).send(gameFullOf(game));
     },
   );
@@ -120,7 +116,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
   app.get(
     '/:gameId',
     {
-      preValidation: requireGame,
+      preValidation: gameExists,
       schema: {
         operationId: 'getGame',
         summary: 'The current full state of a game',
@@ -136,7 +132,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
   app.post(
     '/:gameId/resign',
     {
-      preValidation: requireGame,
+      preValidation: gameExists,
       schema: {
         operationId: 'resignGame',
         summary: 'The side to move resigns',
@@ -155,7 +151,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
   app.post(
     '/:gameId/move/:uci',
     {
-      preValidation: requireGame,
+      preValidation: gameExists,
       schema: {
         operationId: 'makeMove',
         summary: 'Play a move in UCI notation',
@@ -169,15 +165,16 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     },
     async request => {
       const { gameId, uci } = request.params;
-      const change = await games.change(gameId, game => makeMove(game, uci));
-      return change.event.state;
+      const { state } = (await games.change(gameId, game => makeMove(game, uci))).event;
+      if (state.status !== 'promotionPending') metrics.movesApplied.inc();
+      return state;
     },
   );
 
   app.get(
     '/:gameId/moves',
     {
-      preValidation: requireGame,
+      preValidation: gameExists,
       schema: {
         operationId: 'getLegalMoves',
         summary: 'Legal moves of the side to move',
@@ -194,7 +191,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
   app.post(
     '/:gameId/undo',
     {
-      preValidation: requireGame,
+      preValidation: gameExists,
       schema: {
         operationId: 'undoMove',
         summary: 'Take back the last move',
@@ -210,7 +207,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
   app.post(
     '/:gameId/redo',
     {
-      preValidation: requireGame,
+      preValidation: gameExists,
       schema: {
         operationId: 'redoMove',
         summary: 'Replay the last move taken back',
@@ -226,7 +223,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
   app.post(
     '/:gameId/draw/:action',
     {
-      preValidation: requireGame,
+      preValidation: gameExists,
       schema: {
         operationId: 'drawAction',
         summary: 'Offer, accept, decline or claim a draw',
@@ -246,7 +243,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
   app.get(
     '/:gameId/export/fen',
     {
-      preValidation: requireGame,
+      preValidation: gameExists,
       schema: {
         operationId: 'exportFen',
         summary: 'The FEN of the current position',
@@ -269,7 +266,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
   app.get(
     '/:gameId/export/pgn',
     {
-      preValidation: requireGame,
+      preValidation: gameExists,
       schema: {
         operationId: 'exportPgn',
         summary: 'The whole game as PGN',

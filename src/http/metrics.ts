@@ -1,0 +1,75 @@
+/**
+ * Prometheus metrics of one app (its own registry, so that several apps can live in one test process).
+ *
+ * ```ts
+ * const metrics = createMetrics();
+ * metrics.gamesCreated.inc();
+ * await metrics.registry.metrics(); // the text served at GET /metrics
+ * ```
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { GameStore } from '../store/store.ts';
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by route and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      registers,
+    }),
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time to answer an HTTP request, by route',
+      labelNames: ['method', 'route'] as const,
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    }),
+    openStreams: new Gauge({ name: 'streams_open', help: 'Game streams open now', registers }),
+    eventsSent: new Counter({ name: 'stream_events_sent_total', help: 'Events written to game streams', registers }),
+    slowConsumers: new Counter({
+      name: 'stream_slow_consumers_total',
+      help: 'Streams cut because their client stopped reading',
+      registers,
+    }),
+    gamesCreated: new Counter({
+      name: 'games_created_total',
+      help: 'Games created (new, FEN import, PGN import)',
+      registers,
+    }),
+    movesApplied: new Counter({ name: 'moves_applied_total', help: 'Moves applied to games', registers }),
+    storeCommit: new Histogram({
+      name: 'store_commit_duration_seconds',
+      help: 'Time to commit one change to the store',
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers,
+    }),
+  };
+}
+
+/** The store with the latency of each commit (create, update) recorded. */
+export function timedStore(store: GameStore, metrics: Metrics): GameStore {
+  const timed =
+    <A extends unknown[]>(write: (...args: A) => Promise<boolean>) =>
+    async (...args: A): Promise<boolean> => {
+      const end = metrics.storeCommit.startTimer();
+      try {
+        return await write(...args);
+      } finally {
+        end();
+      }
+    };
+  return {
+    create: timed(record => store.create(record)),
+    update: timed((record, expectedVersion: number) => store.update(record, expectedVersion)),
+    get: id => store.get(id),
+    ping: () => store.ping(),
+    close: () => store.close(),
+  };
+}
