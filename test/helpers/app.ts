@@ -1,5 +1,9 @@
 /** Builds the app on a given store (in-memory SQLite by default) for `app.inject()` tests. */
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import assert from 'node:assert/strict';
+import type { TestContext } from 'node:test';
+import { Ajv, type ValidateFunction } from 'ajv';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { ERROR_STATUS, type ApiErrorBody, type ErrorCode } from '../../src/domain/errors.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { GameService } from '../../src/service/games.ts';
 import { newGameId } from '../../src/service/ids.ts';
@@ -37,4 +41,177 @@ export async function importFen(app: FastifyInstance, fen: string): Promise<stri
   const res = await app.inject({ method: 'POST', url: '/api/board/game/import/fen', payload: { fen } });
   if (res.statusCode !== 201) throw new Error(`import failed: ${res.body}`);
   return json(res).gameId as string;
+}
+
+export type Inject = (options: InjectOptions | string) => Promise<LightMyRequestResponse>;
+
+interface OpenApiOperation {
+  method: string;
+  template: string;
+  pattern: RegExp;
+  parameters: number; // path parameters in the template: literal paths win over templated ones
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+}
+
+/** The media type of a Content-Type header without its parameters, e.g. 'application/json'. */
+export const mediaType = (res: LightMyRequestResponse): string =>
+  String(res.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+
+/**
+ * Checks responses against the app's own OpenAPI document (GET /openapi.json): the status is declared for the
+ * operation, the media type is one the document lists, and a JSON body validates against its schema, with
+ * `#/components/schemas/X` references resolved. Every error response is checked as an ApiError (DECISIONS §1).
+ */
+export class ResponseChecker {
+  private readonly ajv = new Ajv({ strict: false, allErrors: true });
+  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly operations: OpenApiOperation[] = [];
+
+  constructor(readonly doc: any) {
+    for (const [template, methods] of Object.entries<Record<string, any>>(doc.paths ?? {})) {
+      const names: string[] = template.match(/\{[^}]+\}/g) ?? [];
+      const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+      for (const [method, operation] of Object.entries<any>(methods)) {
+        this.operations.push({
+          method: method.toUpperCase(),
+          template,
+          pattern: new RegExp(`^${source}$`),
+          parameters: names.length,
+          responses: operation.responses ?? {},
+        });
+      }
+    }
+    this.operations.sort((a, b) => a.parameters - b.parameters);
+  }
+
+  /** The documented operation that serves `method path`, literal paths first. */
+  operation(method: string, path: string): OpenApiOperation | undefined {
+    return this.operations.find(op => op.method === method.toUpperCase() && op.pattern.test(path));
+  }
+
+  /** Validates `value` against a schema of the document; returns Ajv's error text or undefined. */
+  schemaErrors(schema: unknown, value: unknown): string | undefined {
+    const key = JSON.stringify(schema);
+    let validate = this.validators.get(key);
+    if (!validate) {
+      validate = this.ajv.compile({ components: this.doc.components, allOf: [schema] });
+      this.validators.set(key, validate);
+    }
+    return validate(value) ? undefined : this.ajv.errorsText(validate.errors);
+  }
+
+  schema(name: string): unknown {
+    const schema = this.doc.components?.schemas?.[name];
+    assert.ok(schema, `the OpenAPI document has no schema ${name}`);
+    return { $ref: `#/components/schemas/${name}` };
+  }
+
+  check(res: LightMyRequestResponse): void {
+    const method = res.raw.req.method ?? 'GET';
+    const path = (res.raw.req.url ?? '').split('?')[0]!;
+    const where = `${method} ${path} -> ${res.statusCode}`;
+    if (res.statusCode >= 400) assertApiError(res, this);
+    const operation = this.operation(method, path);
+    if (!operation) return; // not a documented route (health, docs, unknown paths)
+    const declared = operation.responses[String(res.statusCode)];
+    if (res.statusCode < 400) assert.ok(declared, `${where}: status not declared for ${operation.template}`);
+    const content = declared?.content;
+    if (!content) return;
+    const media = mediaType(res);
+    // An error body is JSON whatever the document says (assertApiError checked it); which media types the
+    // document declares for errors is tested once, in openapi.test.ts.
+    const entry = res.statusCode >= 400 ? (content['application/json'] ?? Object.values(content)[0]) : content[media];
+    assert.ok(entry, `${where}: media type '${media}' is not one of ${Object.keys(content).join(', ')}`);
+    const schema = entry.schema;
+    if (schema === undefined) return;
+    const body: unknown = media === 'application/json' ? JSON.parse(res.body) : res.body;
+    const errors = this.schemaErrors(schema, body);
+    assert.equal(errors, undefined, `${where}: body does not match the OpenAPI schema: ${errors}\n${res.body}`);
+  }
+}
+
+/**
+ * Asserts the ApiError rules of DECISIONS §1: JSON media type, exactly {code, message, field?}, a known code
+ * whose status is the response status, a non-empty message; with a checker, also the document's ApiError schema.
+ */
+export function assertApiError(res: LightMyRequestResponse, checker?: ResponseChecker): ApiErrorBody {
+  const where = `${res.raw.req.method} ${res.raw.req.url} -> ${res.statusCode}`;
+  assert.equal(mediaType(res), 'application/json', `${where}: an error must be application/json: ${res.body}`);
+  const parsed: unknown = JSON.parse(res.body);
+  assert.ok(parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed), `${where}: not an object`);
+  const body = parsed as Record<string, unknown>;
+  for (const key of Object.keys(body)) {
+    assert.ok(['code', 'message', 'field'].includes(key), `${where}: unexpected property '${key}' in ${res.body}`);
+  }
+  assert.equal(typeof body.code, 'string', `${where}: code must be a string`);
+  assert.ok(Object.hasOwn(ERROR_STATUS, body.code as string), `${where}: unknown code ${String(body.code)}`);
+  assert.equal(
+    ERROR_STATUS[body.code as ErrorCode],
+    res.statusCode,
+    `${where}: status does not match ${String(body.code)}`,
+  );
+  assert.equal(typeof body.message, 'string', `${where}: message must be a string`);
+  assert.ok((body.message as string).length > 0, `${where}: message must not be empty`);
+  if ('field' in body) assert.ok(body.field === null || typeof body.field === 'string', `${where}: bad field`);
+  if (checker) {
+    const errors = checker.schemaErrors(checker.schema('ApiError'), body);
+    assert.equal(errors, undefined, `${where}: not an ApiError: ${errors}`);
+  }
+  return body as unknown as ApiErrorBody;
+}
+
+/** Asserts an ApiError with this code, its status, and exactly this `field` (absent when not given). */
+export function assertError(res: LightMyRequestResponse, code: ErrorCode, field?: string): ApiErrorBody {
+  const where = `${res.raw.req.method} ${res.raw.req.url}`;
+  assert.equal(res.statusCode, ERROR_STATUS[code], `${where}: expected ${code}, got ${res.statusCode} ${res.body}`);
+  const body = assertApiError(res);
+  assert.equal(body.code, code, `${where}: ${res.body}`);
+  assert.equal(body.field, field, `${where}: field of ${res.body}`);
+  return body;
+}
+
+export async function responseChecker(app: FastifyInstance): Promise<ResponseChecker> {
+  const res = await app.inject({ method: 'GET', url: '/openapi.json' });
+  if (res.statusCode !== 200) throw new Error(`GET /openapi.json failed: ${res.statusCode} ${res.body}`);
+  return new ResponseChecker(JSON.parse(res.body));
+}
+
+export interface CheckedTestApp extends TestApp {
+  checker: ResponseChecker;
+  /** `app.inject` that checks the response against the OpenAPI document (and ApiError rules) first. */
+  call: Inject;
+}
+
+/** makeTestApp whose every `call` is checked against the OpenAPI document; the app is closed after the test. */
+export async function makeCheckedApp(
+  t: TestContext,
+  options: { store?: GameStore; publicUrl?: string } = {},
+): Promise<CheckedTestApp> {
+  const testApp = await makeTestApp(options);
+  t.after(() => testApp.app.close());
+  const checker = await responseChecker(testApp.app);
+  const call: Inject = async request => {
+    const res = await testApp.app.inject(request);
+    checker.check(res);
+    return res;
+  };
+  return { ...testApp, checker, call };
+}
+
+/** Everything a client can read about a game, to compare before and after a request. */
+export async function snapshotGame(call: Inject, id: string): Promise<Record<string, unknown>> {
+  const base = `/api/board/game/${id}`;
+  const [game, moves, fen, pgn] = await Promise.all([
+    call(base),
+    call(`${base}/moves`),
+    call(`${base}/export/fen`),
+    call(`${base}/export/pgn`),
+  ]);
+  for (const res of [game, moves, fen, pgn]) {
+    if (res.statusCode !== 200) throw new Error(`snapshot of ${id} failed: ${res.statusCode} ${res.body}`);
+  }
+  return { game: json(game), moves: json(moves), fen: fen.body, pgn: pgn.body };
 }

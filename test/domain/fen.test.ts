@@ -1,0 +1,348 @@
+/**
+ * FEN import and export (DECISIONS §7): one row per position.
+ */
+import { suite, test, type TestContext } from 'node:test';
+import { DomainError } from '../../src/domain/errors.ts';
+import { gameFromFen, gameStateOf, legalMovesOf, makeMove, newGame, type Game } from '../../src/domain/game.ts';
+import { INITIAL_FEN, makeFen, parseStrictFen } from '../../src/domain/notation.ts';
+import type { Color, GameStatus } from '../../src/domain/types.ts';
+
+const INPUT = { id: 'AbCd1234', createdAt: '2026-01-31T12:00:00.000Z' };
+
+function importFen(fen: string): Game {
+  const result = gameFromFen(INPUT, fen);
+  if (!result.ok) throw new Error(`import of ${fen} failed: ${result.error.message}`);
+  return result.value;
+}
+
+interface ValidRow {
+  name: string;
+  fen: string;
+  status: GameStatus;
+  winner?: Color; // null when absent
+  exported?: string; // the FEN written back; the input when absent
+}
+
+const VALID: ValidRow[] = [
+  { name: 'initial position', fen: INITIAL_FEN, status: 'started' },
+  {
+    name: 'Kiwipete, all castling rights',
+    fen: 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1',
+    status: 'started',
+  },
+  {
+    name: 'black to move with counters kept as written',
+    fen: 'r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 b - - 37 60',
+    status: 'started',
+  },
+  { name: 'side to move in check', fen: '4k3/8/8/8/8/8/8/4RK2 b - - 0 1', status: 'check' },
+  {
+    name: 'checkmate, white won',
+    fen: '7k/6Q1/6K1/8/8/8/8/8 b - - 0 1',
+    status: 'checkmate',
+    winner: 'white',
+  },
+  {
+    name: 'checkmate, black won (fool’s mate)',
+    fen: 'rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3',
+    status: 'checkmate',
+    winner: 'black',
+  },
+  { name: 'stalemate', fen: '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1', status: 'stalemate' },
+  { name: 'bare kings', fen: '8/8/4k3/8/8/3K4/8/8 w - - 0 1', status: 'insufficientMaterial' },
+  { name: 'king and bishop against king', fen: '8/8/4k3/8/8/3KB3/8/8 b - - 3 40', status: 'insufficientMaterial' },
+  { name: 'king and knight against king', fen: '8/8/4k3/8/8/3KN3/8/8 w - - 0 1', status: 'insufficientMaterial' },
+  {
+    name: 'bishops on squares of one colour',
+    fen: '8/8/4kb2/8/8/3KB3/8/8 w - - 0 1',
+    status: 'insufficientMaterial',
+  },
+  {
+    name: 'bishops on squares of both colours can still mate',
+    fen: '8/5b2/4k3/8/8/3KB3/8/8 w - - 0 1',
+    status: 'started',
+  },
+  { name: 'a knight each can still mate', fen: '8/8/4kn2/8/8/3KN3/8/8 w - - 0 1', status: 'started' },
+  { name: 'a lone pawn can still mate', fen: '8/8/4k3/8/8/3K4/4P3/8 w - - 0 1', status: 'started' },
+  { name: 'halfmove clock 99', fen: '4k3/8/8/8/8/8/8/R3K3 w Q - 99 80', status: 'started' },
+  { name: 'halfmove clock 100', fen: '4k3/8/8/8/8/8/8/R3K3 w Q - 100 80', status: 'fiftyMoveAvailable' },
+  { name: 'halfmove clock 149', fen: '4k3/8/8/8/8/8/8/R3K3 w Q - 149 80', status: 'fiftyMoveAvailable' },
+  { name: 'halfmove clock 150: the 75-move rule', fen: '4k3/8/8/8/8/8/8/R3K3 w Q - 150 80', status: 'draw' },
+  { name: 'halfmove clock above 150', fen: '4k3/8/8/8/8/8/8/R3K3 w Q - 200 80', status: 'draw' },
+  {
+    name: 'mate beats the 75-move rule',
+    fen: '7k/6Q1/6K1/8/8/8/8/8 b - - 150 100',
+    status: 'checkmate',
+    winner: 'white',
+  },
+  {
+    name: 'legal en-passant square kept',
+    fen: 'rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3',
+    status: 'started',
+  },
+  {
+    name: 'plausible en-passant square without a capture: accepted, not written back',
+    fen: 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1',
+    status: 'started',
+    exported: 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1',
+  },
+  {
+    name: 'non-canonical castling order and spacing',
+    fen: '  r3k2r/8/8/8/8/8/8/R3K2R   w  qkQK  -  0   1 ',
+    status: 'started',
+    exported: 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1',
+  },
+  {
+    name: 'tab-separated fields',
+    fen: '4k3/8/8/8/8/8/8/4K3\tw\t-\t-\t0\t1',
+    status: 'insufficientMaterial',
+    exported: '4k3/8/8/8/8/8/8/4K3 w - - 0 1',
+  },
+  {
+    name: 'empty squares written as several digits',
+    fen: '4k3/8/8/8/8/8/8/3K13 w - - 0 1',
+    status: 'insufficientMaterial',
+    exported: '4k3/8/8/8/8/8/8/3K4 w - - 0 1',
+  },
+];
+
+interface InvalidRow {
+  name: string;
+  fen: string;
+  message: RegExp; // the problem the message must name
+}
+
+const INVALID: InvalidRow[] = [
+  { name: 'empty text', fen: '', message: /6 .*fields/ },
+  { name: 'board only', fen: '4k3/8/8/8/8/8/8/4K3', message: /6 .*fields.*found 1/ },
+  { name: 'five fields (no counters)', fen: '4k3/8/8/8/8/8/8/4K3 w - - 0', message: /6 .*fields.*found 5/ },
+  { name: 'seven fields', fen: '4k3/8/8/8/8/8/8/4K3 w - - 0 1 x', message: /6 .*fields.*found 7/ },
+  { name: 'seven ranks', fen: '4k3/8/8/8/8/8/4K3 w - - 0 1', message: /8 ranks.*found 7/ },
+  { name: 'nine ranks', fen: '4k3/8/8/8/8/8/8/8/4K3 w - - 0 1', message: /8 ranks.*found 9/ },
+  { name: 'rank of seven squares', fen: '4k3/8/8/7/8/8/8/4K3 w - - 0 1', message: /rank 5 .*7 squares/ },
+  { name: 'rank of nine squares', fen: '4k3/8/8/8/8/8/8/4K1PPP w - - 0 1', message: /rank 1 .*9 squares/ },
+  { name: 'empty rank', fen: '4k3/8//8/8/8/8/4K3 w - - 0 1', message: /rank 6 is empty/ },
+  { name: 'digit 9', fen: '4k3/8/8/8/8/9/8/4K3 w - - 0 1', message: /rank 3 .*character '9'/ },
+  { name: 'digit 0', fen: '4k3/8/8/8/08/8/8/4K3 w - - 0 1', message: /rank 4 .*character '0'/ },
+  { name: 'unknown piece letter', fen: '4k3/8/8/8/3x4/8/8/4K3 w - - 0 1', message: /rank 4 .*character 'x'/ },
+  { name: 'no white king', fen: '4k3/8/8/8/8/8/8/8 w - - 0 1', message: /one white king; found 0/ },
+  { name: 'two black kings', fen: '4k3/8/8/8/8/8/8/k3K3 w - - 0 1', message: /one black king; found 2/ },
+  { name: 'two white kings', fen: '4k3/8/8/8/8/8/K7/4K3 w - - 0 1', message: /one white king; found 2/ },
+  { name: 'white pawn on rank 8', fen: 'P3k3/8/8/8/8/8/8/4K3 w - - 0 1', message: /pawn on rank 1 or 8/ },
+  { name: 'black pawn on rank 1', fen: '4k3/8/8/8/8/8/8/p3K3 w - - 0 1', message: /pawn on rank 1 or 8/ },
+  { name: 'side to move not w or b', fen: '4k3/8/8/8/8/8/8/4K3 x - - 0 1', message: /side to move.*'x'/ },
+  { name: 'side to move in upper case', fen: '4k3/8/8/8/8/8/8/4K3 W - - 0 1', message: /side to move.*'W'/ },
+  {
+    name: 'side not to move in check (black, white to move)',
+    fen: '4k3/8/8/8/8/8/8/4RK2 w - - 0 1',
+    message: /black is in check but it is white to move/,
+  },
+  {
+    name: 'side not to move in check (white, black to move)',
+    fen: '4k3/8/8/8/8/8/8/4K2r b - - 0 1',
+    message: /white is in check but it is black to move/,
+  },
+  { name: 'unknown castling letter', fen: 'r3k2r/8/8/8/8/8/8/R3K2R w KQxk - 0 1', message: /castling.*'KQxk'/ },
+  { name: 'repeated castling right', fen: 'r3k2r/8/8/8/8/8/8/R3K2R w KKq - 0 1', message: /castling.*repeats.*'KKq'/ },
+  {
+    name: 'castling K without the rook on h1',
+    fen: 'r3k2r/8/8/8/8/8/8/R3K1R1 w KQkq - 0 1',
+    message: /castling right 'K'.*white king on e1.*white rook on h1/,
+  },
+  {
+    name: 'castling Q with the king off e1',
+    fen: 'r3k2r/8/8/8/8/8/8/R2K3R w Qkq - 0 1',
+    message: /castling right 'Q'.*white king on e1.*white rook on a1/,
+  },
+  {
+    name: 'castling q with a white rook on a8',
+    fen: 'R3k2r/8/8/8/8/8/8/4K3 b kq - 0 1',
+    message: /castling right 'q'.*black rook on a8/,
+  },
+  {
+    name: 'castling k with the black king on f8',
+    fen: 'r4k1r/8/8/8/8/8/8/4K3 w k - 0 1',
+    message: /castling right 'k'.*black king on e8/,
+  },
+  {
+    name: 'en-passant square on rank 4',
+    fen: '4k3/8/8/8/4P3/8/8/4K3 b - e4 0 1',
+    message: /en-passant .*'e4'/,
+  },
+  {
+    name: 'en-passant square on rank 3 with white to move',
+    fen: '4k3/8/8/8/4P3/8/8/4K3 w - e3 0 1',
+    message: /en-passant square e3 .*rank 6/,
+  },
+  {
+    name: 'en-passant square on rank 6 with black to move',
+    fen: '4k3/8/8/4p3/8/8/8/4K3 b - e6 0 1',
+    message: /en-passant square e6 .*rank 3/,
+  },
+  {
+    name: 'en-passant square with no pawn in front of it',
+    fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1',
+    message: /en-passant square e6 .*no black pawn on e5/,
+  },
+  {
+    name: 'en-passant square in front of a pawn of the side to move',
+    fen: '4k3/8/8/4P3/8/8/8/4K3 w - e6 0 1',
+    message: /en-passant square e6 .*no black pawn on e5/,
+  },
+  {
+    name: 'en-passant square in front of a piece that is not a pawn',
+    fen: '4k3/8/8/4n3/8/8/8/4K3 w - e6 0 1',
+    message: /en-passant square e6 .*no black pawn on e5/,
+  },
+  {
+    name: 'en-passant square occupied',
+    fen: '4k3/8/4n3/4p3/8/8/8/4K3 w - e6 0 1',
+    message: /en-passant square e6 .*e6 and e7 must be empty/,
+  },
+  {
+    name: 'square the pawn came from occupied',
+    fen: '4k3/4n3/8/4p3/8/8/8/4K3 w - e6 0 1',
+    message: /en-passant square e6 .*e6 and e7 must be empty/,
+  },
+  {
+    name: 'square the white pawn came from occupied',
+    fen: '4k3/8/8/8/4P3/8/4N3/4K3 b - e3 0 1',
+    message: /en-passant square e3 .*e3 and e2 must be empty/,
+  },
+  { name: 'negative halfmove clock', fen: '4k3/8/8/8/8/8/8/4K3 w - - -1 1', message: /halfmove clock.*'-1'/ },
+  { name: 'fractional halfmove clock', fen: '4k3/8/8/8/8/8/8/4K3 w - - 1.5 1', message: /halfmove clock.*'1.5'/ },
+  { name: 'halfmove clock not a number', fen: '4k3/8/8/8/8/8/8/4K3 w - - x 1', message: /halfmove clock.*'x'/ },
+  { name: 'fullmove number 0', fen: '4k3/8/8/8/8/8/8/4K3 w - - 0 0', message: /fullmove number.*'0'/ },
+  { name: 'negative fullmove number', fen: '4k3/8/8/8/8/8/8/4K3 w - - 0 -3', message: /fullmove number.*'-3'/ },
+  { name: 'fractional fullmove number', fen: '4k3/8/8/8/8/8/8/4K3 w - - 0 2.5', message: /fullmove number.*'2.5'/ },
+  { name: 'fullmove number not a number', fen: '4k3/8/8/8/8/8/8/4K3 w - - 0 one', message: /fullmove number.*'one'/ },
+];
+
+suite('FEN import: valid positions', () => {
+  for (const row of VALID) {
+    test(row.name, (t: TestContext) => {
+      const parsed = parseStrictFen(row.fen);
+      if (!parsed.ok) throw new Error(`rejected: ${parsed.error.message}`);
+      const game = importFen(row.fen);
+      const state = gameStateOf(game);
+      const exported = row.exported ?? row.fen;
+      t.assert.equal(makeFen(parsed.value), exported);
+      t.assert.equal(state.fen, exported);
+      t.assert.equal(state.status, row.status);
+      t.assert.equal(state.winner, row.winner ?? null);
+      t.assert.equal(state.turn, row.fen.trim().split(/\s+/)[1] === 'w' ? 'white' : 'black');
+      // a FEN import has no history
+      t.assert.deepStrictEqual(state.moves, []);
+      t.assert.equal(state.pgn, '');
+      t.assert.equal(state.undoAvailable, false);
+      t.assert.equal(state.redoAvailable, false);
+      t.assert.equal(game.record.startFen, state.fen);
+      t.assert.equal(game.record.version, 1);
+    });
+  }
+});
+
+suite('FEN import: invalid positions name the problem', () => {
+  for (const row of INVALID) {
+    test(row.name, (t: TestContext) => {
+      const parsed = parseStrictFen(row.fen);
+      t.assert.equal(parsed.ok, false);
+      const imported = gameFromFen(INPUT, row.fen);
+      if (imported.ok) throw new Error('the import was accepted');
+      const error = imported.error;
+      t.assert.ok(error instanceof DomainError);
+      t.assert.equal(error.code, 'INVALID_FEN');
+      t.assert.equal(error.field, 'fen');
+      t.assert.equal(error.status, 400);
+      t.assert.match(error.message, row.message);
+    });
+  }
+});
+
+interface ExportRow {
+  name: string;
+  start: string; // FEN, or 'initial'
+  moves: string[];
+  fen: string;
+}
+
+/** The en-passant field is written only when an en-passant capture is legal. */
+const EXPORT: ExportRow[] = [
+  {
+    name: 'double push with no pawn beside it',
+    start: 'initial',
+    moves: ['e2e4'],
+    fen: 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1',
+  },
+  {
+    name: 'double push beside an enemy pawn',
+    start: 'initial',
+    moves: ['e2e4', 'a7a6', 'e4e5', 'd7d5'],
+    fen: 'rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3',
+  },
+  {
+    name: 'the chance is gone one move later',
+    start: 'initial',
+    moves: ['e2e4', 'a7a6', 'e4e5', 'd7d5', 'h2h3'],
+    fen: 'rnbqkbnr/1pp1pppp/p7/3pP3/8/7P/PPPP1PP1/RNBQKBNR b KQkq - 0 3',
+  },
+  {
+    name: 'the capture would expose the king along the rank',
+    start: '7k/2p5/8/KP5r/8/8/8/8 b - - 0 1',
+    moves: ['c7c5'],
+    fen: '7k/8/8/KPp4r/8/8/8/8 w - - 0 2',
+  },
+  {
+    name: 'the capturing pawn is pinned on a diagonal',
+    start: '8/2p5/K7/1P6/8/3b4/8/7k b - - 0 1',
+    moves: ['c7c5'],
+    fen: '8/8/K7/1Pp5/8/3b4/8/7k w - - 0 2',
+  },
+  {
+    name: 'black may capture',
+    start: '8/8/8/8/1p6/8/2P5/3K3k w - - 0 1',
+    moves: ['c2c4'],
+    fen: '8/8/8/8/1pP5/8/8/3K3k b - c3 0 1',
+  },
+  {
+    name: 'the capture takes the pawn that gives check',
+    start: '8/8/8/4k3/4p3/8/3P4/3K4 w - - 0 1',
+    moves: ['d2d4'],
+    fen: '8/8/8/4k3/3Pp3/8/8/3K4 b - d3 0 1',
+  },
+];
+
+suite('FEN export', () => {
+  for (const row of EXPORT) {
+    test(row.name, (t: TestContext) => {
+      let game = row.start === 'initial' ? newGame(INPUT) : importFen(row.start);
+      for (const uci of row.moves) {
+        const moved = makeMove(game, uci);
+        if (!moved.ok) throw new Error(`${uci}: ${moved.error.message}`);
+        game = moved.value.game;
+      }
+      t.assert.equal(gameStateOf(game).fen, row.fen);
+      t.assert.equal(makeFen(game.pos), row.fen);
+      // the written square is exactly the one an en-passant capture goes to
+      const ep = row.fen.split(' ')[3];
+      const epMoves = legalMovesOf(game).filter(move => move.moveType === 'enPassant');
+      t.assert.deepStrictEqual([...new Set(epMoves.map(move => move.to))], ep === '-' ? [] : [ep]);
+    });
+  }
+
+  const normalized = [
+    ...VALID.filter(row => row.exported === undefined).map(row => row.fen),
+    ...EXPORT.map(row => row.fen),
+    'r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1',
+    '8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1',
+    'r3k2r/8/8/8/8/8/8/R3K2R b Kq - 17 9999',
+    '4k3/8/8/8/8/8/8/4K3 w - - 9999 1',
+  ];
+  for (const fen of normalized) {
+    test(`round trip: ${fen}`, (t: TestContext) => {
+      const parsed = parseStrictFen(fen);
+      if (!parsed.ok) throw new Error(`rejected: ${parsed.error.message}`);
+      t.assert.equal(makeFen(parsed.value), fen);
+    });
+  }
+});

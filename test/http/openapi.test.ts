@@ -1,0 +1,264 @@
+/**
+ * The operational routes of DECISIONS §12 (GET /openapi.json, /docs, /healthz, /readyz) and the INTERNAL and
+ * UNAVAILABLE errors, which need a store that fails.
+ */
+import { test, type TestContext } from 'node:test';
+import { SqliteGameStore } from '../../src/store/sqlite.ts';
+import type { GameStore } from '../../src/store/store.ts';
+import { assertError, json, makeCheckedApp, mediaType, responseChecker } from '../helpers/app.ts';
+
+const OPERATIONS: Array<[string, string, string]> = [
+  ['createGame', 'post', '/api/board/game'],
+  ['getGame', 'get', '/api/board/game/{gameId}'],
+  ['resignGame', 'post', '/api/board/game/{gameId}/resign'],
+  ['makeMove', 'post', '/api/board/game/{gameId}/move/{uci}'],
+  ['getLegalMoves', 'get', '/api/board/game/{gameId}/moves'],
+  ['undoMove', 'post', '/api/board/game/{gameId}/undo'],
+  ['redoMove', 'post', '/api/board/game/{gameId}/redo'],
+  ['drawAction', 'post', '/api/board/game/{gameId}/draw/{action}'],
+  ['importFen', 'post', '/api/board/game/import/fen'],
+  ['importPgn', 'post', '/api/board/game/import/pgn'],
+  ['exportFen', 'get', '/api/board/game/{gameId}/export/fen'],
+  ['exportPgn', 'get', '/api/board/game/{gameId}/export/pgn'],
+];
+
+const SUCCESS: Record<string, [string, string, string]> = {
+  createGame: ['201', 'application/json', '#/components/schemas/GameFull'],
+  getGame: ['200', 'application/json', '#/components/schemas/GameFull'],
+  resignGame: ['200', 'application/json', '#/components/schemas/OkResponse'],
+  makeMove: ['200', 'application/json', '#/components/schemas/GameState'],
+  getLegalMoves: ['200', 'application/json', '#/components/schemas/LegalMovesResponse'],
+  undoMove: ['200', 'application/json', '#/components/schemas/GameState'],
+  redoMove: ['200', 'application/json', '#/components/schemas/GameState'],
+  drawAction: ['200', 'application/json', '#/components/schemas/OkResponse'],
+  importFen: ['201', 'application/json', '#/components/schemas/GameFull'],
+  importPgn: ['201', 'application/json', '#/components/schemas/GameFull'],
+  exportFen: ['200', 'text/plain', ''],
+  exportPgn: ['200', 'application/x-chess-pgn', ''],
+};
+
+/** A real store whose `failing` methods reject with `error`, to reach the 5xx paths. */
+function failingStore(real: GameStore, failing: Array<keyof GameStore>, error: Error): GameStore {
+  const fails = (name: keyof GameStore) => failing.includes(name);
+  return {
+    create: record => (fails('create') ? Promise.reject(error) : real.create(record)),
+    get: id => (fails('get') ? Promise.reject(error) : real.get(id)),
+    update: (record, version) => (fails('update') ? Promise.reject(error) : real.update(record, version)),
+    ping: () => (fails('ping') ? Promise.reject(error) : real.ping()),
+    close: () => real.close(),
+  };
+}
+
+test('GET /openapi.json: OpenAPI 3, version 1.0.0, every operationId of the spec at its method and path', async (t: TestContext) => {
+  const { call } = await makeCheckedApp(t);
+  const res = await call('/openapi.json');
+  t.assert.equal(res.statusCode, 200);
+  t.assert.equal(mediaType(res), 'application/json');
+  const doc = json(res);
+  t.assert.match(doc.openapi, /^3\./);
+  t.assert.equal(doc.info.version, '1.0.0');
+  const found = new Map<string, string>();
+  for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(methods)) {
+      if (op.operationId) {
+        t.assert.equal(found.has(op.operationId), false, `operationId ${op.operationId} is unique`);
+        found.set(op.operationId, `${method} ${path}`);
+      }
+    }
+  }
+  for (const [operationId, method, path] of OPERATIONS) {
+    t.assert.equal(found.get(operationId), `${method} ${path}`, operationId);
+    const op = doc.paths[path][method];
+    t.assert.deepEqual(op.security, [{ bearerAuth: [] }], `${operationId} declares bearer authentication`);
+    const [status, media, ref] = SUCCESS[operationId]!;
+    const content = op.responses[status]?.content;
+    t.assert.ok(content?.[media], `${operationId} answers ${status} ${media}`);
+    if (ref) t.assert.equal(content[media].schema.$ref, ref, operationId);
+    if (path.includes('{gameId}')) t.assert.ok(op.responses['404'], `${operationId} declares 404`);
+  }
+  t.assert.deepEqual(doc.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer' });
+});
+
+test('GET /openapi.json: parameters, request bodies and schemas match the spec', async (t: TestContext) => {
+  const { call } = await makeCheckedApp(t);
+  const doc = json(await call('/openapi.json'));
+  const param = (path: string, method: string, name: string) =>
+    doc.paths[path][method].parameters.find((p: any) => p.name === name);
+  t.assert.equal(param('/api/board/game/{gameId}', 'get', 'gameId').schema.pattern, '^[A-Za-z0-9]{8}$');
+  t.assert.equal(
+    param('/api/board/game/{gameId}/move/{uci}', 'post', 'uci').schema.pattern,
+    '^[a-h][1-8][a-h][1-8][qrbn]?$',
+  );
+  const action = param('/api/board/game/{gameId}/draw/{action}', 'post', 'action').schema;
+  t.assert.deepEqual([...action.enum].sort(), ['accept', 'claim', 'decline', 'offer']);
+  const square = param('/api/board/game/{gameId}/moves', 'get', 'square');
+  t.assert.equal(square.in, 'query');
+  t.assert.equal(square.required, false);
+  t.assert.match('e2', new RegExp(square.schema.pattern));
+  t.assert.doesNotMatch('e9', new RegExp(square.schema.pattern));
+
+  t.assert.equal(doc.paths['/api/board/game'].post.requestBody.required, false);
+  t.assert.equal(doc.paths['/api/board/game/import/fen'].post.requestBody.required, true);
+  t.assert.equal(doc.paths['/api/board/game/import/pgn'].post.requestBody.required, true);
+
+  const schemas = doc.components.schemas;
+  const required = (name: string) => [...schemas[name].required].sort();
+  t.assert.deepEqual(required('PlayerInfo'), ['displayName', 'id']);
+  t.assert.deepEqual(required('GameFull'), ['black', 'gameId', 'state', 'white']);
+  t.assert.deepEqual(
+    required('GameState').filter((f: string) => f !== 'winner'),
+    ['fen', 'moves', 'pgn', 'redoAvailable', 'status', 'turn', 'undoAvailable'],
+  );
+  t.assert.deepEqual(required('LegalMovesResponse'), ['moves']);
+  t.assert.deepEqual(
+    required('LegalMove').filter((f: string) => f !== 'promotion'),
+    ['from', 'moveType', 'to', 'uci'],
+  );
+  t.assert.deepEqual(required('OkResponse'), ['ok']);
+  t.assert.deepEqual(required('ApiError'), ['code', 'message']);
+  t.assert.deepEqual(required('ImportFenRequest'), ['fen']);
+  t.assert.deepEqual(required('ImportPgnRequest'), ['pgn']);
+  t.assert.deepEqual([...schemas.GameStatus.enum].sort(), [
+    'check',
+    'checkmate',
+    'draw',
+    'drawOffered',
+    'fiftyMoveAvailable',
+    'insufficientMaterial',
+    'promotionPending',
+    'resign',
+    'stalemate',
+    'started',
+  ]);
+  t.assert.deepEqual([...schemas.LegalMove.properties.moveType.enum].sort(), [
+    'capture',
+    'castleKingside',
+    'castleQueenside',
+    'enPassant',
+    'normal',
+    'promotion',
+  ]);
+});
+
+test('GET /openapi.json: every error response is declared as application/json', async (t: TestContext) => {
+  const { call } = await makeCheckedApp(t);
+  const doc = json(await call('/openapi.json'));
+  const wrong: string[] = [];
+  for (const [, , path] of OPERATIONS) {
+    for (const [method, op] of Object.entries<any>(doc.paths[path])) {
+      for (const [status, response] of Object.entries<any>(op.responses)) {
+        if (Number(status) < 400 || !response.content) continue;
+        const types = Object.keys(response.content);
+        if (types.length !== 1 || types[0] !== 'application/json') {
+          wrong.push(`${method.toUpperCase()} ${path} ${status}: ${types.join(', ')}`);
+        }
+      }
+    }
+  }
+  t.assert.deepEqual(wrong, []);
+});
+
+test('the response checker resolves schema references and rejects bodies that do not match', async (t: TestContext) => {
+  const { app } = await makeCheckedApp(t);
+  const checker = await responseChecker(app);
+  const state = {
+    fen: '8/8/8/8/8/8/8/K6k w - - 0 1',
+    pgn: '',
+    turn: 'white',
+    status: 'insufficientMaterial',
+    winner: null,
+    moves: [],
+    undoAvailable: false,
+    redoAvailable: false,
+  };
+  const full = {
+    gameId: 'AbCd1234',
+    white: { id: 'a', displayName: 'A' },
+    black: { id: 'b', displayName: 'B' },
+    state,
+  };
+  t.assert.equal(checker.schemaErrors(checker.schema('GameFull'), full), undefined);
+  t.assert.equal(checker.schemaErrors(checker.schema('GameState'), { ...state, winner: 'black' }), undefined);
+  const bad: unknown[] = [
+    { ...full, gameId: 'short' },
+    { ...full, white: { id: 'a' } },
+    { ...full, state: { ...state, status: 'finished' } },
+    { ...full, state: { ...state, winner: 'nobody' } },
+    { ...full, state: { ...state, moves: 'e2e4' } },
+    { ...full, state: { ...state, undoAvailable: undefined } },
+  ];
+  for (const body of bad) t.assert.notEqual(checker.schemaErrors(checker.schema('GameFull'), body), undefined);
+  t.assert.notEqual(checker.schemaErrors(checker.schema('ApiError'), { code: 'NOPE', message: 'x' }), undefined);
+  t.assert.notEqual(checker.schemaErrors(checker.schema('OkResponse'), { ok: false }), undefined);
+  const move = { from: 'a7', to: 'a8', uci: 'a7a8q', moveType: 'promotion', promotion: 'queen' };
+  t.assert.equal(checker.schemaErrors(checker.schema('LegalMove'), move), undefined);
+  t.assert.equal(checker.schemaErrors(checker.schema('LegalMove'), { ...move, promotion: null }), undefined);
+  t.assert.notEqual(checker.schemaErrors(checker.schema('LegalMove'), { ...move, promotion: 'king' }), undefined);
+  t.assert.notEqual(checker.schemaErrors(checker.schema('LegalMove'), { ...move, moveType: 'jump' }), undefined);
+});
+
+test('GET /docs serves the documentation page', async (t: TestContext) => {
+  const { app } = await makeCheckedApp(t);
+  let res = await app.inject('/docs');
+  for (let hops = 0; res.statusCode >= 300 && res.statusCode < 400 && hops < 3; hops++) {
+    res = await app.inject(new URL(String(res.headers.location), 'http://localhost/docs').pathname);
+  }
+  t.assert.equal(res.statusCode, 200);
+  t.assert.equal(mediaType(res), 'text/html');
+  t.assert.match(res.body, /<html/i);
+});
+
+test('GET /healthz and GET /readyz answer 200 while the store is reachable', async (t: TestContext) => {
+  const { call } = await makeCheckedApp(t);
+  for (const url of ['/healthz', '/readyz']) {
+    const res = await call(url);
+    t.assert.equal(res.statusCode, 200, url);
+    t.assert.equal(mediaType(res), 'application/json', url);
+  }
+});
+
+test('GET /readyz is 503 UNAVAILABLE when the store ping fails; /healthz stays 200', async (t: TestContext) => {
+  const real = SqliteGameStore.open(':memory:');
+  t.after(() => real.close());
+  const error = new Error('connection refused by db-host-7:5432');
+  const rejecting = failingStore(real, ['ping'], error);
+  const throwing: GameStore = {
+    ...rejecting,
+    ping: () => {
+      throw error;
+    },
+  };
+  for (const store of [rejecting, throwing]) {
+    const { call } = await makeCheckedApp(t, { store });
+    const res = await call('/readyz');
+    const body = assertError(res, 'UNAVAILABLE');
+    t.assert.doesNotMatch(body.message, /db-host|5432|refused/);
+    t.assert.equal((await call('/healthz')).statusCode, 200);
+    // The game routes still work against the real store behind it.
+    t.assert.equal((await call({ method: 'POST', url: '/api/board/game' })).statusCode, 201);
+  }
+});
+
+test('INTERNAL (500) without internals when the store fails unexpectedly', async (t: TestContext) => {
+  const real = SqliteGameStore.open(':memory:');
+  t.after(() => real.close());
+  const error = new Error('SQLITE_CORRUPT at /var/lib/secret-path/chess.sqlite');
+  const readFails = await makeCheckedApp(t, { store: failingStore(real, ['get'], error) });
+  const created = await readFails.call({ method: 'POST', url: '/api/board/game' });
+  t.assert.equal(created.statusCode, 201);
+  const id = json(created).gameId;
+  // A fresh service on the failing store has no cache: reading the game reaches the store.
+  const coldApp = await makeCheckedApp(t, { store: failingStore(real, ['get'], error) });
+  for (const url of [`/api/board/game/${id}`, `/api/board/game/${id}/moves`, `/api/board/game/${id}/export/pgn`]) {
+    const body = assertError(await coldApp.call(url), 'INTERNAL');
+    t.assert.doesNotMatch(body.message, /SQLITE|secret|\/var\//);
+  }
+  const writeFails = await makeCheckedApp(t, { store: failingStore(real, ['update'], error) });
+  const move = await writeFails.call({ method: 'POST', url: `/api/board/game/${id}/move/e2e4` });
+  t.assert.doesNotMatch(assertError(move, 'INTERNAL').message, /SQLITE|secret|\/var\//);
+  const createFails = await makeCheckedApp(t, { store: failingStore(real, ['create'], error) });
+  const create = await createFails.call({ method: 'POST', url: '/api/board/game' });
+  t.assert.doesNotMatch(assertError(create, 'INTERNAL').message, /SQLITE|secret|\/var\//);
+  // Nothing was half-applied.
+  t.assert.deepEqual((await real.get(id))!.moves, []);
+});

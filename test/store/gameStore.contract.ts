@@ -1,0 +1,175 @@
+/**
+ * The contract every GameStore adapter keeps (src/store/store.ts). Each adapter's test file calls
+ * `runGameStoreContract` with a factory for a fresh, empty store; the store is closed after each test.
+ *
+ * ```ts
+ * runGameStoreContract('MemoryGameStore', async () => new MemoryGameStore());
+ * ```
+ */
+import { describe, test, type TestContext } from 'node:test';
+import type { GameRecord } from '../../src/domain/game.ts';
+import type { GameStore } from '../../src/store/store.ts';
+
+const INITIAL_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+
+let counter = 0;
+/** A new record with a fresh id (8 letters or digits) and the given fields. */
+export function makeRecord(fields: Partial<GameRecord> = {}): GameRecord {
+  counter++;
+  return {
+    id: `Ct${String(counter).padStart(6, '0')}`,
+    version: 1,
+    createdAt: '2026-01-31T12:00:00.000Z',
+    white: { id: 'p1', displayName: 'Player 1' },
+    black: { id: 'p2', displayName: 'Player 2' },
+    startFen: INITIAL_FEN,
+    moves: [],
+    redo: [],
+    pendingPromotion: null,
+    drawOffer: null,
+    result: null,
+    ...fields,
+  };
+}
+
+/** Records that use every field a game can have, each value kind at least once. */
+export const VARIED_RECORDS = (): GameRecord[] => [
+  makeRecord(),
+  makeRecord({
+    version: 7,
+    white: { id: 'w-é', displayName: 'Ünïcødé "quoted" \\ 😀' },
+    black: { id: 'b', displayName: 'Black Side' },
+    moves: ['e2e4', 'e7e5', 'g1f3'],
+    redo: ['f1c4', 'b8c6'],
+    drawOffer: 'white',
+  }),
+  makeRecord({
+    startFen: '8/P6k/8/8/8/8/8/K7 w - - 0 1',
+    pendingPromotion: 'a7a8',
+  }),
+  makeRecord({ moves: ['e2e4'], result: { kind: 'resign', winner: 'black' } }),
+  makeRecord({ moves: ['d2d4', 'd7d5'], result: { kind: 'drawAgreed' }, drawOffer: null }),
+  makeRecord({ startFen: '7k/8/8/8/8/8/8/K5R1 w - - 100 80', result: { kind: 'drawClaimed' } }),
+];
+
+export function runGameStoreContract(name: string, makeStore: () => Promise<GameStore>): void {
+  describe(`GameStore contract: ${name}`, () => {
+    const open = async (t: TestContext): Promise<GameStore> => {
+      const store = await makeStore();
+      t.after(() => store.close());
+      return store;
+    };
+
+    test('create stores a record that get returns unchanged', async (t: TestContext) => {
+      const store = await open(t);
+      for (const record of VARIED_RECORDS()) {
+        t.assert.equal(await store.create(record), true);
+        t.assert.deepEqual(await store.get(record.id), record);
+      }
+    });
+
+    test('create with an id that is taken resolves false and keeps the first record', async (t: TestContext) => {
+      const store = await open(t);
+      const first = makeRecord({ moves: ['e2e4'] });
+      t.assert.equal(await store.create(first), true);
+      const second = { ...makeRecord(), id: first.id, moves: ['d2d4'] };
+      t.assert.equal(await store.create(second), false);
+      t.assert.deepEqual(await store.get(first.id), first);
+    });
+
+    test('get of an unknown id resolves undefined', async (t: TestContext) => {
+      const store = await open(t);
+      t.assert.equal(await store.get('ZZZZ9999'), undefined);
+      await store.create(makeRecord());
+      t.assert.equal(await store.get('ZZZZ9999'), undefined);
+    });
+
+    test('ids are case-sensitive', async (t: TestContext) => {
+      const store = await open(t);
+      const upper = makeRecord({ id: 'ABCDEFGH' });
+      const lower = makeRecord({ id: 'abcdefgh', moves: ['e2e4'] });
+      t.assert.equal(await store.create(upper), true);
+      t.assert.equal(await store.create(lower), true);
+      t.assert.deepEqual(await store.get('ABCDEFGH'), upper);
+      t.assert.deepEqual(await store.get('abcdefgh'), lower);
+      t.assert.equal(await store.get('AbCdEfGh'), undefined);
+    });
+
+    test('update with the stored version replaces the record', async (t: TestContext) => {
+      const store = await open(t);
+      const record = makeRecord();
+      await store.create(record);
+      const next: GameRecord = { ...record, version: 2, moves: ['e2e4'], drawOffer: 'black' };
+      t.assert.equal(await store.update(next, 1), true);
+      t.assert.deepEqual(await store.get(record.id), next);
+      const third: GameRecord = { ...next, version: 3, moves: [], redo: ['e2e4'], drawOffer: null };
+      t.assert.equal(await store.update(third, 2), true);
+      t.assert.deepEqual(await store.get(record.id), third);
+      const ended: GameRecord = { ...third, version: 4, result: { kind: 'resign', winner: 'white' } };
+      t.assert.equal(await store.update(ended, 3), true);
+      t.assert.deepEqual(await store.get(record.id), ended);
+    });
+
+    test('update with a stale or future version resolves false and changes nothing', async (t: TestContext) => {
+      const store = await open(t);
+      const record = makeRecord();
+      await store.create(record);
+      const v2: GameRecord = { ...record, version: 2, moves: ['e2e4'] };
+      t.assert.equal(await store.update(v2, 1), true);
+      const lost: GameRecord = { ...record, version: 2, moves: ['d2d4'] };
+      t.assert.equal(await store.update(lost, 1), false); // someone else wrote version 2 first
+      t.assert.equal(await store.update({ ...v2, version: 4 }, 3), false);
+      t.assert.equal(await store.update({ ...v2, version: 1 }, 0), false);
+      t.assert.deepEqual(await store.get(record.id), v2);
+    });
+
+    test('of two updates from the same version exactly one wins', async (t: TestContext) => {
+      const store = await open(t);
+      const record = makeRecord();
+      await store.create(record);
+      const results = await Promise.all([
+        store.update({ ...record, version: 2, moves: ['e2e4'] }, 1),
+        store.update({ ...record, version: 2, moves: ['d2d4'] }, 1),
+      ]);
+      t.assert.deepEqual([...results].sort(), [false, true]);
+      const stored = (await store.get(record.id))!;
+      t.assert.deepEqual(stored.moves, results[0] ? ['e2e4'] : ['d2d4']);
+    });
+
+    test('update of an unknown id resolves false and creates nothing', async (t: TestContext) => {
+      const store = await open(t);
+      const record = makeRecord({ version: 2 });
+      t.assert.equal(await store.update(record, 1), false);
+      t.assert.equal(await store.get(record.id), undefined);
+    });
+
+    test('records are kept apart', async (t: TestContext) => {
+      const store = await open(t);
+      const records = VARIED_RECORDS();
+      for (const record of records) await store.create(record);
+      await store.update({ ...records[0]!, version: 2, moves: ['c2c4'] }, 1);
+      for (const record of records.slice(1)) t.assert.deepEqual(await store.get(record.id), record);
+    });
+
+    test('a returned record is a copy: changing it does not change the store', async (t: TestContext) => {
+      const store = await open(t);
+      const record = makeRecord({ moves: ['e2e4'] });
+      await store.create(record);
+      const got = (await store.get(record.id)) as unknown as { moves: string[]; white: { displayName: string } };
+      got.moves.push('e7e5');
+      got.white.displayName = 'changed';
+      t.assert.deepEqual(await store.get(record.id), record);
+    });
+
+    test('ping resolves on an open store', async (t: TestContext) => {
+      const store = await open(t);
+      t.assert.equal(await store.ping(), undefined);
+    });
+
+    test('close resolves', async (t: TestContext) => {
+      const store = await makeStore();
+      await store.create(makeRecord());
+      t.assert.equal(await store.close(), undefined);
+    });
+  });
+}

@@ -1,0 +1,4 @@
+import { MemoryGameStore } from '../../src/store/memory.ts';
+import { runGameStoreContract } from './gameStore.contract.ts';
+
+runGameStoreContract('MemoryGameStore', async () => new MemoryGameStore());
