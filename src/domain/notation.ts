@@ -15,6 +15,7 @@ import { defined, makeSquare, opposite, parseSquare, squareRank } from 'chessops
 import type { Position } from 'chessops/chess';
 import type { SquareName } from 'chessops/types';
 import { DomainError, err, ok, type Result } from './errors.ts';
+import { scanPgn } from './pgnScan.ts';
 
 export { INITIAL_FEN };
 
@@ -218,9 +219,10 @@ const pgnError = (message: string): Result<never> => err(new DomainError('INVALI
  * import) and the SAN of its main line. Comments, NAGs, variations and the result token are skipped.
  */
 export function parsePgnGame(text: string, maxPlies: number): Result<ParsedPgn> {
-  const games = parsePgn(text, emptyHeaders);
-  if (games.length === 0) return pgnError('PGN contains no game');
-  if (games.length > 1) return pgnError(`PGN must contain exactly one game; found ${games.length}`);
+  const scan = scanPgn(text);
+  if (!scan.ok) return scan;
+  const games = parsePgn(scan.value.normalized, emptyHeaders);
+  if (games.length !== 1) return pgnError(`PGN must contain exactly one game; found ${games.length}`);
   const game = games[0]!;
   const variant = game.headers.get('Variant');
   if (variant !== undefined && !/^(standard|chess|from position)$/i.test(variant.trim())) {
@@ -233,10 +235,20 @@ export function parsePgnGame(text: string, maxPlies: number): Result<ParsedPgn> 
     if (!parsed.ok) return pgnError(`PGN FEN tag is invalid: ${parsed.error.message}`);
     start = parsed.value;
   }
-  const sans: string[] = [];
-  for (const data of game.moves.mainline()) {
-    if (sans.length >= maxPlies) return pgnError(`PGN has more than ${maxPlies} moves (plies) in its main line`);
-    sans.push(data.san);
+  const { mainline, unreadable } = scan.value;
+  if (mainline.length > maxPlies) return pgnError(`PGN has more than ${maxPlies} moves (plies) in its main line`);
+  if (unreadable) {
+    const where =
+      unreadable.mainlineIndex === undefined
+        ? `'${unreadable.token}' in a variation`
+        : `move ${describePly(plyOf(start) + unreadable.mainlineIndex, unreadable.token)}`;
+    return pgnError(`PGN ${where} is not a move in SAN (standard algebraic notation)`);
+  }
+  const sans = [...game.moves.mainline()].map(data => data.san);
+  // Both readers saw the same number of main-line moves (chessops spells some differently, 0-0 as O-O);
+  // anything else is text one of them misread, so refuse it.
+  if (sans.length !== mainline.length) {
+    return pgnError('PGN movetext could not be read unambiguously');
   }
   return ok({ headers: game.headers, start, sans });
 }

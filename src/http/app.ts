@@ -7,13 +7,13 @@
  * const res = await app.inject({ method: 'POST', url: '/api/board/game' });
  * ```
  */
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { GameService } from '../service/games.ts';
 import type { GameStore } from '../store/store.ts';
 import { DomainError } from '../domain/errors.ts';
-import { registerErrorHandlers } from './errors.ts';
+import { registerErrorHandlers, toApiError } from './errors.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { gameRoutes } from './routes/games.ts';
 import { streamRoutes } from './routes/stream.ts';
@@ -45,6 +45,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: deps.bodyLimit ?? 1024 * 1024,
     ajv: { customOptions: { coerceTypes: false, allErrors: false } },
     return503OnClosing: true,
+    // Long path parameters reach schema validation (INVALID_GAME_ID, INVALID_UCI...) instead of the router's
+    // own 414; Node's header size limit bounds the URL anyway.
+    routerOptions: { maxParamLength: 16 * 1024 },
+    // Errors the router raises before any route runs (an undecodable URL) get an ApiError like all others.
+    frameworkErrors: (error, request, reply) => {
+      const { status, body } = toApiError(error, request);
+      void (reply as FastifyReply).code(status).type('application/json; charset=utf-8').send(body);
+    },
   });
   const metrics = deps.metrics ?? createMetrics();
   const hub = new StreamHub({

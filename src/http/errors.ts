@@ -47,6 +47,7 @@ export function toApiError(error: unknown, request: FastifyRequest): { status: n
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return made('INVALID_BODY', 'request body is not valid JSON');
     case 'FST_ERR_BAD_URL':
+    case 'FST_ERR_MAX_PARAM_LENGTH':
       return made('NOT_FOUND', 'the request URL is malformed');
     default:
       break;

@@ -1075,6 +1075,12 @@ suite('PGN import', () => {
     { name: 'no tags, no result', pgn: '1. e4 e5', moves: ['e2e4', 'e7e5'], status: 'started' },
     { name: 'tags only', pgn: '[Event "x"]\n\n*', moves: [], status: 'started', movetext: '' },
     {
+      name: 'blank lines between moves, escape lines and move numbers without spaces',
+      pgn: '[Event "x"]\n\n1.e4 e5\n\n% an escaped line\n\n2.Nf3 {a comment\n\nover lines} 2...Nc6 *\n',
+      moves: ['e2e4', 'e7e5', 'g1f3', 'b8c6'],
+      status: 'started',
+    },
+    {
       name: 'the Result tag does not end the game',
       pgn: '[Result "1-0"]\n\n1. e4 e5 1-0',
       moves: ['e2e4', 'e7e5'],
@@ -1131,6 +1137,14 @@ suite('PGN import', () => {
     { name: 'a move after mate', pgn: '1. f3 e5 2. g4 Qh4# 3. a3', message: /3\. a3/ },
     { name: 'an invalid FEN tag', pgn: '[SetUp "1"]\n[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]\n\n*', message: /FEN.*king/ },
     { name: 'more plies than allowed', pgn: '1. e4 e5 2. Nf3 Nc6', maxPlies: 3, message: /more than 3/ },
+    { name: 'a comment never closed', pgn: '1. e4 { good e5 2. Nf3', message: /comment.*never closed/ },
+    { name: 'a variation never closed', pgn: '1. e4 e5 (1... c5 2. Nf3', message: /variation.*never closed/ },
+    { name: 'a parenthesis closing nothing', pgn: '1. e4 e5 ) 2. Nf3', message: /closes no variation/ },
+    { name: 'moves after the result', pgn: '1. e4 e5 1-0 2. Nf3', message: /exactly one game.*follows the result 1-0/ },
+    { name: 'a tag pair after moves', pgn: '1. e4 e5\n[Event "x"]\n1. d4', message: /exactly one game.*tag pair/ },
+    { name: 'a malformed tag pair', pgn: '[Event x]\n\n1. e4', message: /malformed tag pair/ },
+    { name: 'a result inside a variation', pgn: '1. e4 (1. d4 1-0) e5', message: /inside a variation/ },
+    { name: 'a token that is no SAN in a variation', pgn: '1. e4 (1. d4 xx) e5', message: /'xx' in a variation/ },
   ];
   for (const row of REFUSED) {
     test(`refused: ${row.name}`, (t: TestContext) => {

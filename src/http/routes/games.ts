@@ -54,8 +54,9 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     {
       // The body is optional: no body (or an empty one) is an empty request.
       preValidation: (request, _reply, done) => {
+        // Only a missing body is an empty request; a JSON `null` is a body of the wrong type.
         const raw = request as { body: unknown };
-        raw.body ??= {};
+        if (raw.body === undefined) raw.body = {};
         done();
       },
       schema: {
@@ -250,9 +251,8 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
         tags,
         security,
         params: GameIdParams,
-        produces: ['text/plain'],
         response: {
-          200: Type.String({ description: 'FEN', contentMediaType: 'text/plain' }),
+          200: { description: 'FEN', content: { 'text/plain': { schema: Type.String() } } },
           ...errorResponses(400, 401, 404, 429),
         },
       },
@@ -273,9 +273,8 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
         tags,
         security,
         params: GameIdParams,
-        produces: ['application/x-chess-pgn'],
         response: {
-          200: Type.String({ description: 'PGN', contentMediaType: 'application/x-chess-pgn' }),
+          200: { description: 'PGN', content: { 'application/x-chess-pgn': { schema: Type.String() } } },
           ...errorResponses(400, 401, 404, 429),
         },
       },
