@@ -1,0 +1,78 @@
+/**
+ * A real server process for tests about processes and sockets (streams, shutdown, crashes, several
+ * instances). It runs `src/server.ts` with the given settings on a free port and resolves once it listens.
+ *
+ * ```ts
+ * const server = await startServer({ DATABASE_URL: join(dir, 'chess.sqlite') });
+ * await fetch(`${server.url}/healthz`);
+ * const code = await server.stop('SIGTERM'); // exit code
+ * ```
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ServerProcess {
+  url: string;
+  port: number;
+  proc: ChildProcess;
+  /** Every log line the process printed so far (pino JSON, or plain text for errors). */
+  logs: string[];
+  /** Sends the signal and resolves with the exit code (or the signal name when killed by one). */
+  stop(signal?: NodeJS.Signals): Promise<number | string>;
+  /** Resolves with the exit code (or signal name) once the process has exited. */
+  exited: Promise<number | string>;
+}
+
+export async function startServer(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  const exited = new Promise<number | string>(resolve => {
+    proc.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+  });
+  const listening = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`server did not listen in ${timeoutMs} ms:\n${logs.join('\n')}`)),
+      timeoutMs,
+    );
+    const onLine = (text: string) => {
+      logs.push(text);
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    createInterface({ input: proc.stdout! }).on('line', onLine);
+    createInterface({ input: proc.stderr! }).on('line', onLine);
+    void exited.then(code => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}) before listening:\n${logs.join('\n')}`));
+    });
+  });
+  const url = await listening;
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+    return exited;
+  };
+  return { url, port: Number(new URL(url).port), proc, logs, stop, exited };
+}
+
+/** Resolves like `promise`, or fails after `ms` naming what did not happen. */
+export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: nothing after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
