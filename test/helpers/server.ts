@@ -49,8 +49,8 @@ export async function startServer(env: Record<string, string>, timeoutMs = 20_00
         resolve(match[1]!);
       }
     };
-    createInterface({ input: proc.stdout! }).on('line', onLine);
-    createInterface({ input: proc.stderr! }).on('line', onLine);
+    createInterface({ input: proc.stdout }).on('line', onLine);
+    createInterface({ input: proc.stderr }).on('line', onLine);
     void exited.then(code => {
       clearTimeout(timer);
       reject(new Error(`server exited (${code}) before listening:\n${logs.join('\n')}`));
