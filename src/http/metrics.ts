@@ -8,7 +8,7 @@
  * ```
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { GameStore } from '../store/store.ts';
+import type { GameStore, StateEvent } from '../store/store.ts';
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
@@ -67,8 +67,11 @@ export function timedStore(store: GameStore, metrics: Metrics): GameStore {
     };
   return {
     create: timed(record => store.create(record)),
-    update: timed((record, expectedVersion: number) => store.update(record, expectedVersion)),
+    update: timed((record, expectedVersion: number, event?: StateEvent) =>
+      store.update(record, expectedVersion, event),
+    ),
     get: id => store.get(id),
+    changesSince: (id, afterVersion) => store.changesSince(id, afterVersion),
     ping: () => store.ping(),
     close: () => store.close(),
   };

@@ -95,7 +95,7 @@ export class GameService {
         const result = transition(game);
         if (!result.ok) throw result.error;
         const next = result.value;
-        if (await this.store.update(next.game.record, game.record.version)) {
+        if (await this.store.update(next.game.record, game.record.version, next.event)) {
           this.remember(next.game);
           this.bus.publish({ gameId: id, version: next.game.record.version, event: next.event });
           return next;

@@ -11,7 +11,18 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { GameRecord } from '../domain/game.ts';
-import { dataOf, recordOf, type GameData, type GameStore } from './store.ts';
+import {
+  CHANGE_LOG_RETENTION_MS,
+  dataOf,
+  recordOf,
+  type GameData,
+  type GameStore,
+  type StateEvent,
+  type StoredChange,
+} from './store.ts';
+
+/** Updates between two prunings of the change log. */
+const PRUNE_EVERY = 1000;
 
 const MIGRATIONS_DIR = join(import.meta.dirname, 'sql', 'sqlite');
 
@@ -27,6 +38,13 @@ export class SqliteGameStore implements GameStore {
   private readonly insertStmt: Database.Statement<[string, number, string, string, string]>;
   private readonly selectStmt: Database.Statement<[string], Row>;
   private readonly updateStmt: Database.Statement<[number, string, string, string, number]>;
+  private readonly logStmt: Database.Statement<[string, number, number, string]>;
+  private readonly changesStmt: Database.Statement<[string, number], { version: number; event: string }>;
+  private readonly pruneStmt: Database.Statement<[number]>;
+  private readonly updateTx: Database.Transaction<
+    (record: GameRecord, expectedVersion: number, event?: StateEvent) => boolean
+  >;
+  private updates = 0;
 
   private constructor(db: Database.Database) {
     this.db = db;
@@ -35,6 +53,19 @@ export class SqliteGameStore implements GameStore {
     );
     this.selectStmt = db.prepare('SELECT id, version, created_at, data FROM games WHERE id = ?');
     this.updateStmt = db.prepare('UPDATE games SET version = ?, updated_at = ?, data = ? WHERE id = ? AND version = ?');
+    this.logStmt = db.prepare('INSERT INTO game_changes (game_id, version, created_at, event) VALUES (?, ?, ?, ?)');
+    this.changesStmt = db.prepare(
+      'SELECT version, event FROM game_changes WHERE game_id = ? AND version > ? ORDER BY version',
+    );
+    this.pruneStmt = db.prepare('DELETE FROM game_changes WHERE created_at < ?');
+    this.updateTx = db.transaction((record: GameRecord, expectedVersion: number, event?: StateEvent) => {
+      const now = new Date();
+      const data = JSON.stringify(dataOf(record));
+      const info = this.updateStmt.run(record.version, now.toISOString(), data, record.id, expectedVersion);
+      if (info.changes !== 1) return false;
+      if (event) this.logStmt.run(record.id, record.version, now.getTime(), JSON.stringify(event));
+      return true;
+    });
   }
 
   static open(path: string): SqliteGameStore {
@@ -60,10 +91,18 @@ export class SqliteGameStore implements GameStore {
     );
   }
 
-  update(record: GameRecord, expectedVersion: number): Promise<boolean> {
-    const now = new Date().toISOString();
-    const info = this.updateStmt.run(record.version, now, JSON.stringify(dataOf(record)), record.id, expectedVersion);
-    return Promise.resolve(info.changes === 1);
+  update(record: GameRecord, expectedVersion: number, event?: StateEvent): Promise<boolean> {
+    const saved = this.updateTx.immediate(record, expectedVersion, event);
+    if (saved && ++this.updates % PRUNE_EVERY === 0) this.pruneStmt.run(Date.now() - CHANGE_LOG_RETENTION_MS);
+    return Promise.resolve(saved);
+  }
+
+  changesSince(id: string, afterVersion: number): Promise<StoredChange[]> {
+    return Promise.resolve(
+      this.changesStmt
+        .all(id, afterVersion)
+        .map(row => ({ gameId: id, version: row.version, event: JSON.parse(row.event) as StateEvent })),
+    );
   }
 
   ping(): Promise<void> {

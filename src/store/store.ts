@@ -8,14 +8,36 @@
  * const saved = await store.update(next.record, game.record.version); // false: someone else changed it first
  * ```
  */
-import type { GameRecord } from '../domain/game.ts';
+import type { GameEvent, GameRecord } from '../domain/game.ts';
+
+/** The event of one committed change: what streams send for it. */
+export type StateEvent = Extract<GameEvent, { type: 'gameState' }>;
+
+/** One entry of a game's change log: the version a change produced and its event. */
+export interface StoredChange {
+  gameId: string;
+  version: number;
+  event: StateEvent;
+}
+
+/** How long the change log keeps an entry at least: long enough for any stream to catch up after a hiccup. */
+export const CHANGE_LOG_RETENTION_MS = 60 * 60 * 1000;
 
 export interface GameStore {
   /** Inserts a new game; resolves false when the id is already taken. */
   create(record: GameRecord): Promise<boolean>;
   get(id: string): Promise<GameRecord | undefined>;
-  /** Replaces a game if its stored version is still `expectedVersion`; resolves false otherwise. */
-  update(record: GameRecord, expectedVersion: number): Promise<boolean>;
+  /**
+   * Replaces a game if its stored version is still `expectedVersion`; resolves false otherwise. The event is
+   * appended to the game's change log at `record.version` in the same transaction, and stores shared by
+   * several instances announce the change to the others (PostgreSQL NOTIFY) when it commits.
+   */
+  update(record: GameRecord, expectedVersion: number, event?: StateEvent): Promise<boolean>;
+  /**
+   * The logged changes of a game after `afterVersion`, in version order. Entries older than
+   * CHANGE_LOG_RETENTION_MS may be gone: a caller that finds a gap has to start over from the game itself.
+   */
+  changesSince(id: string, afterVersion: number): Promise<StoredChange[]>;
   /** Rejects when the store cannot serve requests. */
   ping(): Promise<void>;
   close(): Promise<void>;

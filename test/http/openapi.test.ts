@@ -43,7 +43,8 @@ function failingStore(real: GameStore, failing: Array<keyof GameStore>, error: E
   return {
     create: record => (fails('create') ? Promise.reject(error) : real.create(record)),
     get: id => (fails('get') ? Promise.reject(error) : real.get(id)),
-    update: (record, version) => (fails('update') ? Promise.reject(error) : real.update(record, version)),
+    update: (record, version, event) => (fails('update') ? Promise.reject(error) : real.update(record, version, event)),
+    changesSince: (id, after) => (fails('changesSince') ? Promise.reject(error) : real.changesSince(id, after)),
     ping: () => (fails('ping') ? Promise.reject(error) : real.ping()),
     close: () => real.close(),
   };

@@ -8,7 +8,7 @@
  */
 import { describe, test, type TestContext } from 'node:test';
 import type { GameRecord } from '../../src/domain/game.ts';
-import type { GameStore } from '../../src/store/store.ts';
+import type { GameStore, StateEvent } from '../../src/store/store.ts';
 
 const INITIAL_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
@@ -51,6 +51,23 @@ export const VARIED_RECORDS = (): GameRecord[] => [
   makeRecord({ moves: ['d2d4', 'd7d5'], result: { kind: 'drawAgreed' }, drawOffer: null }),
   makeRecord({ startFen: '7k/8/8/8/8/8/8/K5R1 w - - 100 80', result: { kind: 'drawClaimed' } }),
 ];
+
+/** A gameState event whose moves tell which change it belongs to. */
+export function stateEvent(moves: string[]): StateEvent {
+  return {
+    type: 'gameState',
+    state: {
+      fen: INITIAL_FEN,
+      pgn: '',
+      turn: moves.length % 2 === 0 ? 'white' : 'black',
+      status: 'started',
+      winner: null,
+      moves,
+      undoAvailable: moves.length > 0,
+      redoAvailable: false,
+    },
+  };
+}
 
 export function runGameStoreContract(name: string, makeStore: () => Promise<GameStore>): void {
   describe(`GameStore contract: ${name}`, () => {
@@ -159,6 +176,38 @@ export function runGameStoreContract(name: string, makeStore: () => Promise<Game
       got.moves.push('e7e5');
       got.white.displayName = 'changed';
       t.assert.deepEqual(await store.get(record.id), record);
+    });
+
+    test('update logs its event at the new version; changesSince lists them in order', async (t: TestContext) => {
+      const store = await open(t);
+      const record = makeRecord();
+      const other = makeRecord();
+      await store.create(record);
+      await store.create(other);
+      const states = [['e2e4'], ['e2e4', 'e7e5'], ['e2e4']];
+      for (const [i, moves] of states.entries()) {
+        const next = { ...record, version: i + 2, moves };
+        t.assert.equal(await store.update(next, i + 1, stateEvent(moves)), true);
+      }
+      t.assert.equal(await store.update({ ...other, version: 2, moves: ['d2d4'] }, 1, stateEvent(['d2d4'])), true);
+      // A refused update logs nothing.
+      t.assert.equal(await store.update({ ...record, version: 9, moves: ['c2c4'] }, 8, stateEvent(['c2c4'])), false);
+
+      const all = await store.changesSince(record.id, 1);
+      t.assert.deepEqual(
+        all.map(change => [change.gameId, change.version, change.event.state.moves]),
+        states.map((moves, i) => [record.id, i + 2, moves]),
+      );
+      t.assert.deepEqual(
+        (await store.changesSince(record.id, 3)).map(change => change.version),
+        [4],
+      );
+      t.assert.deepEqual(await store.changesSince(record.id, 4), []);
+      t.assert.deepEqual(
+        (await store.changesSince(other.id, 0)).map(change => change.event),
+        [stateEvent(['d2d4'])],
+      );
+      t.assert.deepEqual(await store.changesSince('ZZZZ9999', 0), []);
     });
 
     test('ping resolves on an open store', async (t: TestContext) => {
