@@ -6,6 +6,8 @@
  * const config = loadConfig(process.env); // throws ConfigError with every problem listed
  * ```
  */
+import { readFileSync } from 'node:fs';
+
 export interface Config {
   port: number; // PORT, 8080
   host: string; // HOST, '127.0.0.1'; '0.0.0.0' to serve other machines
@@ -18,6 +20,10 @@ export interface Config {
   streamHeartbeatMs: number; // STREAM_HEARTBEAT_MS: empty line on idle streams, 10000
   maxStreamsPerClient: number; // MAX_STREAMS_PER_CLIENT: open streams per client, 0 = no limit; 20
   streamBacklogBytes: number; // STREAM_BACKLOG_BYTES: unread bytes before a stream is cut, 1048576
+  apiTokens: readonly string[]; // API_TOKENS (comma-separated) and API_TOKENS_FILE (one a line); none = auth off
+  rateLimitMax: number; // RATE_LIMIT_MAX: /api/ requests per window per client, 0 = off; 300
+  rateLimitWindowMs: number; // RATE_LIMIT_WINDOW_MS: the rate-limit window, 60000
+  corsOrigins: readonly string[]; // CORS_ORIGINS (comma-separated origins); none = no CORS headers
 }
 
 export class ConfigError extends Error {
@@ -28,6 +34,10 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** RFC 6750 `b64token`: what a bearer token may hold, so that it survives the Authorization header as is. */
+const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+const MAX_TOKEN_LENGTH = 4096;
 
 export function loadConfig(env: Record<string, string | undefined>): Readonly<Config> {
   const problems: string[] = [];
@@ -68,7 +78,78 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     streamHeartbeatMs: integer('STREAM_HEARTBEAT_MS', 10_000, 10, 3_600_000),
     maxStreamsPerClient: integer('MAX_STREAMS_PER_CLIENT', 20, 0, 1_000_000),
     streamBacklogBytes: integer('STREAM_BACKLOG_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    apiTokens: readTokens(env, problems),
+    rateLimitMax: integer('RATE_LIMIT_MAX', 300, 0, 1_000_000_000),
+    rateLimitWindowMs: integer('RATE_LIMIT_WINDOW_MS', 60_000, 1, 86_400_000),
+    corsOrigins: readOrigins(env.CORS_ORIGINS ?? '', problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/**
+ * The bearer tokens of API_TOKENS (comma-separated) and API_TOKENS_FILE (one a line, `#` starts a comment,
+ * blank lines ignored), without duplicates. Messages name the setting and the entry, never the token itself.
+ */
+function readTokens(env: Record<string, string | undefined>, problems: string[]): string[] {
+  const tokens = new Set<string>();
+  const add = (token: string, where: string) => {
+    if (token.length > MAX_TOKEN_LENGTH) {
+      problems.push(`${where} is longer than ${MAX_TOKEN_LENGTH} characters`);
+    } else if (!BEARER_TOKEN.test(token)) {
+      problems.push(`${where} is not a bearer token: use letters, digits and - . _ ~ + / (with = only at the end)`);
+    } else {
+      tokens.add(token);
+    }
+  };
+  (env.API_TOKENS ?? '')
+    .split(',')
+    .map(entry => entry.trim())
+    .forEach((token, i) => {
+      if (token !== '') add(token, `API_TOKENS entry ${i + 1}`);
+    });
+
+  const file = env.API_TOKENS_FILE?.trim();
+  if (file) {
+    let text: string | undefined;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      problems.push(`API_TOKENS_FILE '${file}' cannot be read (${why})`);
+    }
+    if (text !== undefined) {
+      let found = 0;
+      text.split(/\r?\n/).forEach((line, i) => {
+        const token = line.replace(/#.*$/, '').trim();
+        if (token === '') return;
+        found++;
+        add(token, `API_TOKENS_FILE line ${i + 1}`);
+      });
+      // A file that was meant to switch authentication on must not leave the service open by mistake.
+      if (found === 0) problems.push(`API_TOKENS_FILE '${file}' holds no token (one a line, # for comments)`);
+    }
+  }
+  return [...tokens];
+}
+
+/** CORS_ORIGINS: comma-separated origins such as `https://chess.example.org`, each scheme, host and port only. */
+function readOrigins(raw: string, problems: string[]): string[] {
+  const origins = new Set<string>();
+  for (const entry of raw.split(',').map(item => item.trim())) {
+    if (entry === '') continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = undefined;
+    }
+    // An origin is scheme, host and port: nothing else may survive in the parsed address.
+    if (!url || !/^https?:$/.test(url.protocol) || url.href !== `${url.origin}/`) {
+      problems.push(`CORS_ORIGINS entries must be origins like 'https://chess.example.org' (no path); got '${entry}'`);
+      continue;
+    }
+    origins.add(url.origin);
+  }
+  return [...origins];
 }

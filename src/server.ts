@@ -27,6 +27,9 @@ export async function start(config: Config) {
     heartbeatMs: config.streamHeartbeatMs,
     maxStreamsPerClient: config.maxStreamsPerClient,
     maxStreamBacklogBytes: config.streamBacklogBytes,
+    tokens: config.apiTokens,
+    rateLimit: { max: config.rateLimitMax, windowMs: config.rateLimitWindowMs },
+    corsOrigins: config.corsOrigins,
     logger: { level: config.logLevel },
   });
   await app.listen({ port: config.port, host: config.host });

@@ -14,6 +14,7 @@ import type { GameService } from '../service/games.ts';
 import type { GameStore } from '../store/store.ts';
 import { DomainError } from '../domain/errors.ts';
 import { registerErrorHandlers, toApiError } from './errors.ts';
+import { registerGuards, type RateLimitSettings } from './guards.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { gameRoutes } from './routes/games.ts';
 import { streamRoutes } from './routes/stream.ts';
@@ -30,7 +31,13 @@ export interface AppDeps {
   maxStreamsPerClient?: number; // 0 = no limit; 20
   maxStreamBacklogBytes?: number; // unread bytes before a stream is cut, 1048576
   logger?: FastifyServerOptions['logger'];
+  tokens?: readonly string[]; // bearer tokens for /api/; none = authentication off
+  rateLimit?: RateLimitSettings; // /api/ requests per window per client; absent or max 0 = no limit
+  corsOrigins?: readonly string[]; // origins allowed to call the API from a browser; none = no CORS headers
 }
+
+/** Log paths that could hold credentials; pino writes them as '[redacted]' (DECISIONS §12: never tokens). */
+const REDACTED = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'];
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,7 +47,9 @@ declare module 'fastify' {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? false,
+    logger: deps.logger
+      ? { ...(deps.logger === true ? {} : deps.logger), redact: { paths: REDACTED, censor: '[redacted]' } }
+      : false,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.bodyLimit ?? 1024 * 1024,
     ajv: { customOptions: { coerceTypes: false, allErrors: false } },
@@ -91,6 +100,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (text.trim() === '') return done(null, undefined);
     void parseJson(request, text, done);
   });
+
+  // CORS, rate limit and bearer tokens for /api/, before any route is registered so that all inherit the hook.
+  await registerGuards(app, { tokens: deps.tokens, rateLimit: deps.rateLimit, corsOrigins: deps.corsOrigins });
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   await app.register(swagger, {

@@ -114,7 +114,12 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     const { status, body } = toApiError(error, request);
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.debug({ code: body.code }, 'request rejected');
-    if (status === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '1');
+    // The headers each code promises: an integer Retry-After of at least 1 s, and the scheme a 401 asks for.
+    if (status === 429) {
+      const seconds = Math.ceil(Number(reply.getHeader('retry-after')));
+      reply.header('retry-after', String(Number.isFinite(seconds) && seconds >= 1 ? seconds : 1));
+    }
+    if (status === 401 && !reply.hasHeader('www-authenticate')) reply.header('www-authenticate', 'Bearer');
     return reply.code(status).type('application/json; charset=utf-8').send(body);
   });
   app.setNotFoundHandler((request, reply) =>

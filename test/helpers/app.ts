@@ -4,7 +4,7 @@ import type { TestContext } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ERROR_STATUS, type ApiErrorBody, type ErrorCode } from '../../src/domain/errors.ts';
-import { buildApp } from '../../src/http/app.ts';
+import { buildApp, type AppDeps } from '../../src/http/app.ts';
 import { GameService } from '../../src/service/games.ts';
 import { newGameId } from '../../src/service/ids.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
@@ -16,10 +16,21 @@ export interface TestApp {
   games: GameService;
 }
 
-export async function makeTestApp(options: { store?: GameStore; publicUrl?: string } = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  store?: GameStore;
+  publicUrl?: string;
+  /** Guard rails, as `AppDeps` takes them; all off by default. */
+  tokens?: readonly string[];
+  rateLimit?: AppDeps['rateLimit'];
+  corsOrigins?: readonly string[];
+  logger?: AppDeps['logger'];
+}
+
+export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const store = options.store ?? SqliteGameStore.open(':memory:');
   const games = new GameService({ store, newId: newGameId, clock: () => new Date() });
-  const app = await buildApp({ games, store, publicUrl: options.publicUrl });
+  const { publicUrl, tokens, rateLimit, corsOrigins, logger } = options;
+  const app = await buildApp({ games, store, publicUrl, tokens, rateLimit, corsOrigins, logger });
   return { app, store, games };
 }
 
@@ -186,10 +197,7 @@ export interface CheckedTestApp extends TestApp {
 }
 
 /** makeTestApp whose every `call` is checked against the OpenAPI document; the app is closed after the test. */
-export async function makeCheckedApp(
-  t: TestContext,
-  options: { store?: GameStore; publicUrl?: string } = {},
-): Promise<CheckedTestApp> {
+export async function makeCheckedApp(t: TestContext, options: TestAppOptions = {}): Promise<CheckedTestApp> {
   const testApp = await makeTestApp(options);
   t.after(() => testApp.app.close());
   const checker = await responseChecker(testApp.app);

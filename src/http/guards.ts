@@ -1,0 +1,122 @@
+/**
+ * The guard rails in front of the API (DECISIONS §10): CORS for configured origins, the rate limit and bearer
+ * authentication. They apply to `/api/` only; health, readiness, metrics, the documents and the board page
+ * stay open and unlimited.
+ *
+ * One `onRequest` hook, in this order: find the client (a configured token, else the address), count the
+ * request against that client's budget (429 `RATE_LIMITED` beyond it, so that guessing tokens is limited too),
+ * then refuse a request without a valid token when tokens are configured (401 `UNAUTHORIZED`, with
+ * `WWW-Authenticate: Bearer` from the error mapper). A stream is one request: it passes the hook once, when
+ * it opens. Errors are thrown to the one error mapper (errors.ts).
+ *
+ * ```ts
+ * await registerGuards(app, { tokens: ['s3cret-token'], rateLimit: { max: 300, windowMs: 60_000 }, corsOrigins: [] });
+ * ```
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import cors from '@fastify/cors';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import { DomainError } from '../domain/errors.ts';
+import { BearerTokens } from './auth.ts';
+
+export interface RateLimitSettings {
+  max: number; // requests per window per client; 0 = no limit
+  windowMs: number; // e.g. 60000
+}
+
+export interface GuardOptions {
+  tokens?: readonly string[] | undefined; // none = authentication off
+  rateLimit?: RateLimitSettings | undefined; // absent = no limit
+  corsOrigins?: readonly string[] | undefined; // none = no CORS headers
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who is asking, for limits: `token:<digest prefix>` with a valid token, else `address:<ip>`. */
+    clientKey: string;
+  }
+}
+
+/** Response headers a browser client may read across origins. */
+const EXPOSED_HEADERS = ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
+/** Whether a request is for the API: a route under `/api/`, or an unmatched path there (404s are guarded too). */
+export function isApiRequest(request: FastifyRequest): boolean {
+  const route = request.routeOptions.url;
+  if (route?.startsWith('/api/')) return true;
+  // The router decodes the path before matching ('/%61pi/...' is '/api/...'), so judge the decoded path.
+  const raw = request.url.split('?', 1)[0]!;
+  let path = raw;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    // undecodable: the raw path is what there is
+  }
+  return path === '/api' || path.startsWith('/api/');
+}
+
+export async function registerGuards(app: FastifyInstance, options: GuardOptions): Promise<void> {
+  const tokens = new BearerTokens(options.tokens ?? []);
+  const corsOrigins = new Set(options.corsOrigins ?? []);
+  const limit = options.rateLimit && options.rateLimit.max > 0 ? options.rateLimit : undefined;
+
+  if (corsOrigins.size > 0) {
+    // Registered before the guard hook, so that a preflight (which carries no token) is answered first.
+    await app.register(cors, {
+      origin: (origin, callback) => callback(null, origin !== undefined && corsOrigins.has(origin) ? origin : false),
+      methods: ['GET', 'HEAD', 'POST'],
+      allowedHeaders: ['authorization', 'content-type', 'accept'],
+      exposedHeaders: EXPOSED_HEADERS,
+      maxAge: 600,
+    });
+  }
+
+  app.decorateRequest('clientKey', '');
+  let limiter: ReturnType<FastifyInstance['createRateLimit']> | undefined;
+  if (limit) {
+    await app.register(rateLimit, {
+      global: false, // only the guard hook below counts, and only /api/ requests
+      max: limit.max,
+      timeWindow: limit.windowMs,
+      cache: 100_000,
+      keyGenerator: request => request.clientKey,
+    });
+    limiter = app.createRateLimit();
+  }
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    // A CORS preflight carries no credentials; a disallowed one falls through to NOT_FOUND.
+    if (request.method === 'OPTIONS' || !isApiRequest(request)) return;
+    const header = request.headers.authorization;
+    const token = tokens.enabled ? tokens.identify(header) : undefined;
+    request.clientKey = token ?? `address:${normalizeIP(request.ip)}`;
+
+    if (limiter) {
+      const state = await limiter(request);
+      if (!state.isAllowed) {
+        reply.header('x-ratelimit-limit', state.max);
+        reply.header('x-ratelimit-remaining', state.remaining);
+        reply.header('x-ratelimit-reset', state.ttlInSeconds);
+        if (state.isExceeded) {
+          const seconds = Math.max(1, state.ttlInSeconds);
+          reply.header('retry-after', String(seconds));
+          throw new DomainError(
+            'RATE_LIMITED',
+            `too many requests: at most ${state.max} every ${formatWindow(state.timeWindow)}; retry in ${seconds} s`,
+          );
+        }
+      }
+    }
+
+    if (tokens.enabled && token === undefined) {
+      throw new DomainError(
+        'UNAUTHORIZED',
+        BearerTokens.presents(header)
+          ? 'the bearer token is not valid'
+          : 'this request needs an Authorization: Bearer <token> header',
+      );
+    }
+  });
+}
+
+const formatWindow = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
