@@ -1,27 +1,29 @@
 /**
- * The event bus: committed changes in, per-game listeners out. One interface for one process (in memory)
- * and for several (PostgreSQL LISTEN/NOTIFY). Each change carries the game's version, which rises by one
- * per change, so a listener can drop what it has already seen and notice what it missed.
+ * The event bus: committed changes in, per-game subscribers out. One interface for one process and for
+ * several (PostgreSQL LISTEN/NOTIFY); both are a ChangeFeed (feed.ts), which guarantees each subscriber
+ * every change after its version exactly once and in order, reading the store's change log for what
+ * announcements did not carry.
  *
  * ```ts
- * const off = bus.subscribe(gameId, change => send(change.event));
- * bus.publish({ gameId, version: 7, event });
+ * const off = bus.subscribe(gameId, snapshotVersion, change => send(change.event), () => reopen());
+ * bus.publish({ gameId, version: 7, event }); // the service, after committing version 7
  * off();
  * ```
  */
-import type { GameEvent } from '../domain/game.ts';
+import type { StoredChange } from '../store/store.ts';
 
-export interface GameChange {
-  gameId: string;
-  version: number;
-  event: Extract<GameEvent, { type: 'gameState' }>;
-}
+/** A committed change: the version it produced and the gameState event streams send for it. */
+export type GameChange = StoredChange;
 
 export type ChangeListener = (change: GameChange) => void;
 
 export interface EventBus {
   /** Called by the service after a change is committed, in commit order per game. */
   publish(change: GameChange): void;
-  subscribe(gameId: string, listener: ChangeListener): () => void;
+  /**
+   * Every change of the game after `afterVersion`, once each, in order. `onLost` instead, and the end of the
+   * subscription, when some of them cannot be recovered.
+   */
+  subscribe(gameId: string, afterVersion: number, listener: ChangeListener, onLost: () => void): () => void;
   close(): Promise<void>;
 }

@@ -3,9 +3,9 @@
  * game, serializes each event once and writes the same bytes to every stream of that game, sends heartbeats
  * from one shared timer, cuts clients that stop reading, and closes everything on shutdown.
  *
- * Snapshot and subscription are atomic: a stream subscribes first, buffers what arrives while the snapshot
- * is read, then sends the snapshot and only the buffered events newer than it. Versions make every event
- * arrive exactly once.
+ * Snapshot and subscription are atomic: the stream subscribes from the snapshot's version, and the bus
+ * delivers every later change once, in order, reading back from the store's change log whatever was
+ * committed in between (see bus/feed.ts).
  *
  * ```ts
  * const hub = new StreamHub({ bus, heartbeatMs: 10_000, maxBacklogBytes: 1 << 20 });
@@ -30,14 +30,15 @@ const HEARTBEAT = Buffer.from('\n');
 
 const line = (event: GameEvent): Buffer => Buffer.from(`${JSON.stringify(event)}\n`);
 
-export const streamErrorLine = (code: 'SERVER_SHUTDOWN' | 'SLOW_CONSUMER', message: string): Buffer =>
-  line({ type: 'error', error: { code, message } });
+export const streamErrorLine = (
+  code: 'SERVER_SHUTDOWN' | 'SLOW_CONSUMER' | 'RESYNC_REQUIRED',
+  message: string,
+): Buffer => line({ type: 'error', error: { code, message } });
 
 class Stream {
-  version = 0; // the last version sent; 0 until the snapshot is out
-  pending: GameChange[] | undefined = []; // changes that arrived before the snapshot
   wroteSinceTick = true;
   closed = false;
+  unsubscribe: (() => void) | undefined;
 
   constructor(
     readonly gameId: string,
@@ -48,10 +49,11 @@ class Stream {
 
 export class StreamHub {
   private readonly options: StreamHubOptions;
-  private readonly channels = new Map<string, { streams: Set<Stream>; unsubscribe: () => void }>();
+  private readonly streams = new Set<Stream>();
   private readonly perClient = new Map<string, number>();
+  /** Each change is serialized once, whatever the number of streams it goes to. */
+  private readonly lines = new WeakMap<GameChange, Buffer>();
   private readonly timer: NodeJS.Timeout;
-  private open = 0;
   private closing = false;
 
   constructor(options: StreamHubOptions) {
@@ -61,7 +63,7 @@ export class StreamHub {
   }
 
   get size(): number {
-    return this.open;
+    return this.streams.size;
   }
 
   /** Streams open now for one client (its address or token). */
@@ -70,8 +72,8 @@ export class StreamHub {
   }
 
   /**
-   * Starts streaming a game on a response whose head is written. `snapshot` reads the current game; it is
-   * called after the subscription exists.
+   * Starts streaming a game on a response whose head is written: the snapshot as `gameFull`, then every
+   * change after the snapshot's version, which the bus guarantees once each and in order.
    */
   async attach(gameId: string, res: ServerResponse, client: string, snapshot: () => Promise<Game>): Promise<void> {
     const stream = new Stream(gameId, res, client);
@@ -92,10 +94,15 @@ export class StreamHub {
     }
     if (stream.closed) return;
     this.write(stream, line({ type: 'gameFull', game: gameFullOf(game) }));
-    stream.version = game.record.version;
-    const pending = stream.pending ?? [];
-    stream.pending = undefined;
-    for (const change of pending) this.deliver(stream, change, line(change.event));
+    stream.unsubscribe = this.options.bus.subscribe(
+      gameId,
+      game.record.version,
+      change => {
+        if (this.write(stream, this.lineOf(change))) this.options.onEventSent?.(1);
+      },
+      () =>
+        this.end(stream, streamErrorLine('RESYNC_REQUIRED', 'changes of this game were missed: open the stream again')),
+    );
   }
 
   /**
@@ -106,11 +113,9 @@ export class StreamHub {
     this.closing = true;
     clearInterval(this.timer);
     const bye = streamErrorLine('SERVER_SHUTDOWN', 'the server is shutting down');
-    const responses: ServerResponse[] = [];
-    for (const { streams } of this.channels.values()) {
-      for (const stream of streams) responses.push(stream.res);
-    }
+    const responses = [...this.streams].map(stream => stream.res);
     const closed = responses.map(res => new Promise<void>(resolve => res.once('close', () => resolve())));
+    for (const stream of [...this.streams]) this.remove(stream);
     for (const res of responses) res.end(bye);
     const grace = setTimeout(() => {
       for (const res of responses) res.destroy();
@@ -119,58 +124,39 @@ export class StreamHub {
     clearTimeout(grace);
   }
 
-  private add(stream: Stream): void {
-    let channel = this.channels.get(stream.gameId);
-    if (!channel) {
-      const streams = new Set<Stream>();
-      const unsubscribe = this.options.bus.subscribe(stream.gameId, change => this.broadcast(streams, change));
-      channel = { streams, unsubscribe };
-      this.channels.set(stream.gameId, channel);
+  private lineOf(change: GameChange): Buffer {
+    let bytes = this.lines.get(change);
+    if (!bytes) {
+      bytes = line(change.event);
+      this.lines.set(change, bytes);
     }
-    channel.streams.add(stream);
+    return bytes;
+  }
+
+  private add(stream: Stream): void {
+    this.streams.add(stream);
     this.perClient.set(stream.client, this.streamsOf(stream.client) + 1);
-    this.open++;
-    this.options.onOpenStreamsChanged?.(this.open);
+    this.options.onOpenStreamsChanged?.(this.streams.size);
   }
 
   private remove(stream: Stream): void {
     if (stream.closed) return;
     stream.closed = true;
-    const channel = this.channels.get(stream.gameId);
-    if (channel?.streams.delete(stream)) {
+    stream.unsubscribe?.();
+    if (this.streams.delete(stream)) {
       const left = this.streamsOf(stream.client) - 1;
       if (left > 0) this.perClient.set(stream.client, left);
       else this.perClient.delete(stream.client);
-      this.open--;
-      this.options.onOpenStreamsChanged?.(this.open);
-      if (channel.streams.size === 0) {
-        channel.unsubscribe();
-        this.channels.delete(stream.gameId);
-      }
+      this.options.onOpenStreamsChanged?.(this.streams.size);
     }
-  }
-
-  private broadcast(streams: Set<Stream>, change: GameChange): void {
-    const bytes = line(change.event);
-    let sent = 0;
-    for (const stream of streams) {
-      if (stream.pending) stream.pending.push(change);
-      else if (this.deliver(stream, change, bytes)) sent++;
-    }
-    if (sent > 0) this.options.onEventSent?.(sent);
-  }
-
-  private deliver(stream: Stream, change: GameChange, bytes: Buffer): boolean {
-    if (change.version <= stream.version) return false;
-    stream.version = change.version;
-    return this.write(stream, bytes);
   }
 
   private write(stream: Stream, bytes: Buffer): boolean {
     if (stream.closed) return false;
     const { res } = stream;
     if (res.writableLength > this.options.maxBacklogBytes) {
-      this.cut(stream);
+      this.options.onSlowConsumer?.();
+      this.end(stream, streamErrorLine('SLOW_CONSUMER', 'the client did not read the stream fast enough'));
       return false;
     }
     stream.wroteSinceTick = true;
@@ -178,21 +164,18 @@ export class StreamHub {
     return true;
   }
 
-  /** A client that stopped reading: tell it why if the socket takes it, then let go of its backlog. */
-  private cut(stream: Stream): void {
+  /** Ends a stream with a last error line, if the socket takes it, and lets go of its backlog. */
+  private end(stream: Stream, last: Buffer): void {
     const { res } = stream;
     this.remove(stream);
-    this.options.onSlowConsumer?.();
-    res.end(streamErrorLine('SLOW_CONSUMER', 'the client did not read the stream fast enough'));
+    res.end(last);
     setTimeout(() => res.destroy(), 1000).unref();
   }
 
   private heartbeat(): void {
-    for (const { streams } of this.channels.values()) {
-      for (const stream of streams) {
-        if (!stream.wroteSinceTick && !stream.pending) this.write(stream, HEARTBEAT);
-        stream.wroteSinceTick = false;
-      }
+    for (const stream of this.streams) {
+      if (!stream.wroteSinceTick && stream.unsubscribe) this.write(stream, HEARTBEAT);
+      stream.wroteSinceTick = false;
     }
   }
 }

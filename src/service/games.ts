@@ -23,7 +23,7 @@ import { DomainError, type Result } from '../domain/errors.ts';
 import type { PlayerInfo } from '../domain/types.ts';
 import type { GameStore } from '../store/store.ts';
 import type { EventBus } from '../bus/bus.ts';
-import { LocalEventBus } from '../bus/local.ts';
+import { ChangeFeed } from '../bus/feed.ts';
 
 export interface GameServiceDeps {
   store: GameStore;
@@ -56,7 +56,7 @@ export class GameService {
     this.store = deps.store;
     this.newId = deps.newId;
     this.clock = deps.clock;
-    this.bus = deps.bus ?? new LocalEventBus();
+    this.bus = deps.bus ?? new ChangeFeed(this.store);
     this.cacheSize = deps.cacheSize ?? 10_000;
     this.maxPgnPlies = deps.maxPgnPlies ?? 10_000;
   }
