@@ -8,9 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import type { ErrorCode, Result } from '../../src/domain/errors.ts';
-import { drawAction, makeMove, redo, restoreGame, undo, type Change, type Game } from '../../src/domain/game.ts';
-import type { GameRecord } from '../../src/domain/game.ts';
+import type { ErrorCode } from '../../src/domain/errors.ts';
+import { restoreGame } from '../../src/domain/game.ts';
 import { MemoryGameStore } from '../../src/store/memory.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import type { GameStore } from '../../src/store/store.ts';
@@ -23,77 +22,19 @@ import {
   type CheckedTestApp,
   type Inject,
 } from '../helpers/app.ts';
-
-type Op = { kind: 'move'; uci: string } | { kind: 'undo' } | { kind: 'redo' } | { kind: 'offer' };
+import { findSerialOrder, labelOf, random, shuffled, urlOf, type Op } from '../helpers/serialOrder.ts';
 
 const game = (id: string) => `/api/board/game/${id}`;
-const urlOf = (id: string, op: Op) =>
-  op.kind === 'move'
-    ? `${game(id)}/move/${op.uci}`
-    : op.kind === 'offer'
-      ? `${game(id)}/draw/offer`
-      : `${game(id)}/${op.kind}`;
-const labelOf = (op: Op) => (op.kind === 'move' ? op.uci : op.kind);
+/** The kinds of request these bursts send. */
+type BurstKind = 'move' | 'undo' | 'redo' | 'offer';
 /** The only rejection each kind of request may get in these bursts. */
-const REJECTION: Record<Op['kind'], [ErrorCode, string | undefined]> = {
+const REJECTION: Record<BurstKind, [ErrorCode, string | undefined]> = {
   move: ['INVALID_MOVE', 'uci'],
   undo: ['NO_UNDO', undefined],
   redo: ['NO_REDO', undefined],
   offer: ['DRAW_ALREADY_OFFERED', undefined],
 };
-
-const apply = (g: Game, op: Op): Result<Change> =>
-  op.kind === 'move' ? makeMove(g, op.uci) : op.kind === 'undo' ? undo(g) : op.kind === 'redo' ? redo(g) : drawAction(g, 'offer'); // prettier-ignore
-
-const sameState = (a: GameRecord, b: GameRecord) =>
-  JSON.stringify([a.moves, a.redo, a.drawOffer, a.pendingPromotion, a.result]) ===
-  JSON.stringify([b.moves, b.redo, b.drawOffer, b.pendingPromotion, b.result]);
-
-/** A serial order of `ops`, each accepted in turn, that leads from `start` to `target`; undefined if none. */
-function findSerialOrder(start: Game, ops: Op[], target: GameRecord): Op[] | undefined {
-  const labels = [...new Set(ops.map(labelOf))];
-  const byLabel = new Map(ops.map(op => [labelOf(op), op]));
-  const remaining = labels.map(label => ops.filter(op => labelOf(op) === label).length);
-  const seen = new Set<string>();
-  const search = (g: Game, order: Op[]): Op[] | undefined => {
-    if (order.length === ops.length) return sameState(g.record, target) ? order : undefined;
-    const key = `${remaining.join(',')}|${JSON.stringify([g.record.moves, g.record.redo, g.record.drawOffer])}`;
-    if (seen.has(key)) return undefined;
-    seen.add(key);
-    for (let i = 0; i < labels.length; i++) {
-      if (remaining[i] === 0) continue;
-      const op = byLabel.get(labels[i]!)!;
-      const next = apply(g, op);
-      if (!next.ok) continue;
-      remaining[i]!--;
-      const found = search(next.value.game, [...order, op]);
-      remaining[i]!++;
-      if (found) return found;
-    }
-    return undefined;
-  };
-  return search(start, []);
-}
-
-/** A small deterministic generator (mulberry32), so that every run sends the same bursts. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function shuffled<T>(items: T[], next: () => number): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
+const rejectionOf = (op: Op) => REJECTION[op.kind as BurstKind];
 
 /** Twenty requests: nine moves (some legal only in some orders), four undos, four redos, three draw offers. */
 const BURST: Op[] = [
@@ -126,7 +67,7 @@ async function mixedBurst(
   responses.forEach((res, i) => {
     const op = ops[i]!;
     if (res.statusCode === 200) acknowledged.push(op);
-    else assertError(res, ...REJECTION[op.kind]);
+    else assertError(res, ...rejectionOf(op));
   });
   const final = (await store.get(id))!;
   const count = (kind: Op['kind']) => acknowledged.filter(op => op.kind === kind).length;

@@ -1,0 +1,119 @@
+/**
+ * Serializability checks for concurrent requests on one game: the requests, the domain transition each one
+ * runs, and a search for a serial order of the acknowledged requests that leads from the start to the state
+ * found afterwards. Used by the concurrency tests of test/http and test/guard.
+ *
+ * ```ts
+ * const order = findSerialOrder(restoreGame(start), acknowledged, (await store.get(id))!);
+ * assert.ok(order, 'no serial order reaches the stored state');
+ * ```
+ */
+import type { Result } from '../../src/domain/errors.ts';
+import {
+  drawAction,
+  makeMove,
+  redo,
+  resign,
+  undo,
+  type Change,
+  type Game,
+  type GameRecord,
+} from '../../src/domain/game.ts';
+import type { DrawAction } from '../../src/domain/types.ts';
+
+export type Op =
+  | { kind: 'move'; uci: string }
+  | { kind: 'undo' }
+  | { kind: 'redo' }
+  | { kind: 'offer' }
+  | { kind: 'draw'; action: Exclude<DrawAction, 'offer'> }
+  | { kind: 'resign' };
+
+const path = (id: string) => `/api/board/game/${id}`;
+
+/** The request path of an operation on game `id`. */
+export function urlOf(id: string, op: Op): string {
+  switch (op.kind) {
+    case 'move':
+      return `${path(id)}/move/${op.uci}`;
+    case 'offer':
+      return `${path(id)}/draw/offer`;
+    case 'draw':
+      return `${path(id)}/draw/${op.action}`;
+    default:
+      return `${path(id)}/${op.kind}`;
+  }
+}
+
+/** A short name; operations with the same label are interchangeable. */
+export const labelOf = (op: Op): string => (op.kind === 'move' ? op.uci : op.kind === 'draw' ? op.action : op.kind);
+
+/** The domain transition the service runs for the operation. */
+export function apply(game: Game, op: Op): Result<Change> {
+  switch (op.kind) {
+    case 'move':
+      return makeMove(game, op.uci);
+    case 'undo':
+      return undo(game);
+    case 'redo':
+      return redo(game);
+    case 'offer':
+      return drawAction(game, 'offer');
+    case 'draw':
+      return drawAction(game, op.action);
+    case 'resign':
+      return resign(game);
+  }
+}
+
+/** Everything a change can touch, in a comparable form. */
+const stateKey = (record: GameRecord): string =>
+  JSON.stringify([record.moves, record.redo, record.drawOffer, record.pendingPromotion, record.result]);
+
+export const sameState = (a: GameRecord, b: GameRecord): boolean => stateKey(a) === stateKey(b);
+
+/** A serial order of `ops`, each accepted in turn, that leads from `start` to `target`; undefined if none. */
+export function findSerialOrder(start: Game, ops: readonly Op[], target: GameRecord): Op[] | undefined {
+  const labels = [...new Set(ops.map(labelOf))];
+  const byLabel = new Map(ops.map(op => [labelOf(op), op]));
+  const remaining = labels.map(label => ops.filter(op => labelOf(op) === label).length);
+  const seen = new Set<string>();
+  const search = (g: Game, order: Op[]): Op[] | undefined => {
+    if (order.length === ops.length) return sameState(g.record, target) ? order : undefined;
+    const key = `${remaining.join(',')}|${stateKey(g.record)}`;
+    if (seen.has(key)) return undefined;
+    seen.add(key);
+    for (let i = 0; i < labels.length; i++) {
+      if (remaining[i] === 0) continue;
+      const op = byLabel.get(labels[i]!)!;
+      const next = apply(g, op);
+      if (!next.ok) continue;
+      remaining[i]!--;
+      const found = search(next.value.game, [...order, op]);
+      remaining[i]!++;
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return search(start, []);
+}
+
+/** A small deterministic generator (mulberry32), so that every run sends the same bursts. */
+export function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function shuffled<T>(items: readonly T[], next: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
