@@ -18,6 +18,7 @@ import { registerGuards, type RateLimitSettings } from './guards.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { gameRoutes } from './routes/games.ts';
 import { streamRoutes } from './routes/stream.ts';
+import { boardRoutes } from './routes/board.ts';
 import { StreamHub } from './stream.ts';
 import { SHARED_SCHEMAS, ref, ApiError } from './schemas.ts';
 
@@ -60,7 +61,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Errors the router raises before any route runs (an undecodable URL) get an ApiError like all others.
     frameworkErrors: (error, request, reply) => {
       const { status, body } = toApiError(error, request);
-      void (reply as FastifyReply).code(status).type('application/json; charset=utf-8').send(body);
+      // onSend hooks do not run for these answers: the security header is set here.
+      void (reply as FastifyReply)
+        .code(status)
+        .header('x-content-type-options', 'nosniff')
+        .type('application/json; charset=utf-8')
+        .send(body);
     },
   });
   const metrics = deps.metrics ?? createMetrics();
@@ -151,5 +157,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxStreamsPerClient: deps.maxStreamsPerClient ?? 20,
     clientKey: request => request.ip,
   });
+  await app.register(boardRoutes); // GET /, /game/:gameId and /assets/: the board page (dist/web)
   return app;
 }
