@@ -32,7 +32,11 @@ export function createMetrics() {
       registers,
     }),
     openStreams: new Gauge({ name: 'streams_open', help: 'Game streams open now', registers }),
-    eventsSent: new Counter({ name: 'stream_events_sent_total', help: 'Events written to game streams', registers }),
+    eventsSent: new Counter({
+      name: 'stream_events_sent_total',
+      help: 'Event lines written to game streams (gameFull, gameState, error; heartbeats not counted)',
+      registers,
+    }),
     slowConsumers: new Counter({
       name: 'stream_slow_consumers_total',
       help: 'Streams cut because their client stopped reading',

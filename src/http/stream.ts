@@ -1,7 +1,8 @@
 /**
- * Live game streams (NDJSON). One hub per app holds every open stream: it subscribes to the bus once per
- * game, serializes each event once and writes the same bytes to every stream of that game, sends heartbeats
- * from one shared timer, cuts clients that stop reading, and closes everything on shutdown.
+ * Live game streams (NDJSON). One hub per app holds every open stream: each stream subscribes to the bus
+ * from its snapshot's version, each change is serialized once and the same bytes go to every stream of the
+ * game, heartbeats come from one shared timer, clients that stop reading are cut, and everything is closed
+ * on shutdown.
  *
  * Snapshot and subscription are atomic: the stream subscribes from the snapshot's version, and the bus
  * delivers every later change once, in order, reading back from the store's change log whatever was
@@ -27,6 +28,9 @@ export interface StreamHubOptions {
 }
 
 const HEARTBEAT = Buffer.from('\n');
+
+/** How long a cut stream may take to read its last line before its connection is destroyed. */
+const CUT_GRACE_MS = 1000;
 
 const line = (event: GameEvent): Buffer => Buffer.from(`${JSON.stringify(event)}\n`);
 
@@ -55,6 +59,7 @@ export class StreamHub {
   private readonly lines = new WeakMap<GameChange, Buffer>();
   private readonly timer: NodeJS.Timeout;
   private closing = false;
+  private uncounted = 0; // events written since the last report to onEventSent
 
   constructor(options: StreamHubOptions) {
     this.options = options;
@@ -77,6 +82,8 @@ export class StreamHub {
    */
   async attach(gameId: string, res: ServerResponse, client: string, snapshot: () => Promise<Game>): Promise<void> {
     const stream = new Stream(gameId, res, client);
+    // The client may have gone while the request waited for its game: its 'close' has been emitted already.
+    if (res.closed || res.destroyed) return;
     if (this.closing) {
       this.write(stream, streamErrorLine('SERVER_SHUTDOWN', 'the server is shutting down'));
       res.end();
@@ -97,9 +104,7 @@ export class StreamHub {
     stream.unsubscribe = this.options.bus.subscribe(
       gameId,
       game.record.version,
-      change => {
-        if (this.write(stream, this.lineOf(change))) this.options.onEventSent?.(1);
-      },
+      change => this.write(stream, this.lineOf(change)),
       () =>
         this.end(stream, streamErrorLine('RESYNC_REQUIRED', 'changes of this game were missed: open the stream again')),
     );
@@ -114,9 +119,12 @@ export class StreamHub {
     clearInterval(this.timer);
     const bye = streamErrorLine('SERVER_SHUTDOWN', 'the server is shutting down');
     const responses = [...this.streams].map(stream => stream.res);
-    const closed = responses.map(res => new Promise<void>(resolve => res.once('close', () => resolve())));
+    const closed = responses.map(res =>
+      res.closed ? Promise.resolve() : new Promise<void>(resolve => res.once('close', () => resolve())),
+    );
     for (const stream of [...this.streams]) this.remove(stream);
     for (const res of responses) res.end(bye);
+    this.count(responses.length);
     const grace = setTimeout(() => {
       for (const res of responses) res.destroy();
     }, graceMs);
@@ -161,7 +169,21 @@ export class StreamHub {
     }
     stream.wroteSinceTick = true;
     res.write(bytes);
+    if (bytes !== HEARTBEAT) this.count(1);
     return true;
+  }
+
+  /** Reports written events to onEventSent once per burst of writes, not once per stream. */
+  private count(events: number): void {
+    if (!this.options.onEventSent || events === 0) return;
+    if (this.uncounted === 0) {
+      queueMicrotask(() => {
+        const sent = this.uncounted;
+        this.uncounted = 0;
+        this.options.onEventSent?.(sent);
+      });
+    }
+    this.uncounted += events;
   }
 
   /** Ends a stream with a last error line, if the socket takes it, and lets go of its backlog. */
@@ -169,7 +191,8 @@ export class StreamHub {
     const { res } = stream;
     this.remove(stream);
     res.end(last);
-    setTimeout(() => res.destroy(), 1000).unref();
+    this.count(1);
+    setTimeout(() => res.destroy(), CUT_GRACE_MS).unref();
   }
 
   private heartbeat(): void {

@@ -58,6 +58,7 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
         'cache-control': 'no-cache',
         'x-content-type-options': 'nosniff',
         'x-accel-buffering': 'no', // reverse proxies: do not buffer the stream
+        connection: 'close', // a stream ends only when cut or at shutdown: do not keep the socket for reuse
       });
       request.log.info({ gameId }, 'stream opened');
       res.once('close', () => request.log.info({ gameId }, 'stream closed'));
