@@ -18,6 +18,7 @@ import { registerGuards, type RateLimitSettings } from './guards.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { gameRoutes } from './routes/games.ts';
 import { streamRoutes } from './routes/stream.ts';
+import { boardRoutes } from './routes/board.ts';
 import { StreamHub } from './stream.ts';
 import { SHARED_SCHEMAS, ref, ApiError } from './schemas.ts';
 
@@ -156,5 +157,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxStreamsPerClient: deps.maxStreamsPerClient ?? 20,
     clientKey: request => request.ip,
   });
+  await app.register(boardRoutes); // GET /, /game/:gameId and /assets/: the board page (dist/web)
   return app;
 }

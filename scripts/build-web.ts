@@ -1,0 +1,149 @@
+/**
+ * Builds the board page (src/web) into dist/web, which the service serves at `/` and `/assets/...`:
+ *
+ * - `assets/app-HASH.js` (+ `.map`): src/web/main.ts bundled with chessground and chessops by esbuild;
+ * - `assets/app-HASH.css` (+ `.map`): src/web/style.css with chessground's board and piece styles;
+ * - `assets/favicon-HASH.svg`;
+ * - `index.html`: src/web/index.html with the hashed asset names filled in, written last.
+ *
+ * Asset names carry a hash of their content, so they can be cached forever; index.html is what changes.
+ * Every file is written to a temporary name and renamed, so a server (or a second build running at the same
+ * time) never reads half a file. Assets of the build before the previous one are removed.
+ *
+ * ```sh
+ * npm run build                                       # always builds
+ * node --import tsx scripts/build-web.ts --if-stale   # builds only when an input is newer than index.html
+ * ```
+ * ```ts
+ * await buildWeb({ ifStale: true }); // tests: make sure the page exists and is current
+ * ```
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const WEB_SOURCE = join(ROOT, 'src', 'web');
+export const WEB_OUTPUT = join(ROOT, 'dist', 'web');
+
+/** Files whose change makes the build stale besides src/web itself. */
+const EXTRA_INPUTS = [
+  fileURLToPath(import.meta.url),
+  join(ROOT, 'package-lock.json'),
+  join(ROOT, 'node_modules', '@lichess-org', 'chessground', 'package.json'),
+  join(ROOT, 'node_modules', 'chessops', 'package.json'),
+];
+
+export interface BuildResult {
+  built: boolean;
+  /** Asset file names (inside dist/web/assets) that index.html references. */
+  assets: string[];
+  ms: number;
+}
+
+export async function buildWeb(options: { ifStale?: boolean; outDir?: string } = {}): Promise<BuildResult> {
+  const started = performance.now();
+  const outDir = options.outDir ?? WEB_OUTPUT;
+  const indexPath = join(outDir, 'index.html');
+  if (options.ifStale && !(await isStale(indexPath))) {
+    return { built: false, assets: referencedAssets(await readFile(indexPath, 'utf8')), ms: 0 };
+  }
+
+  const assetsDir = join(outDir, 'assets');
+  await mkdir(assetsDir, { recursive: true });
+  const result = await build({
+    entryPoints: { app: join(WEB_SOURCE, 'main.ts') },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2022', 'chrome100', 'firefox100', 'safari15'],
+    minify: true,
+    sourcemap: 'linked',
+    sourcesContent: true,
+    entryNames: '[name]-[hash]',
+    outdir: assetsDir,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    legalComments: 'eof',
+  });
+
+  const names = new Map<string, string>(); // logical name -> hashed file name
+  const files: Array<{ name: string; contents: Uint8Array }> = [];
+  for (const file of result.outputFiles) {
+    const name = basename(file.path);
+    files.push({ name, contents: file.contents });
+    if (name.endsWith('.js')) names.set('app.js', name);
+    if (name.endsWith('.css')) names.set('app.css', name);
+  }
+  if (!names.has('app.js') || !names.has('app.css')) {
+    throw new Error(`esbuild did not produce app.js and app.css: ${[...names.values()].join(', ')}`);
+  }
+  const favicon = await readFile(join(WEB_SOURCE, 'favicon.svg'));
+  const faviconName = `favicon-${createHash('sha256').update(favicon).digest('hex').slice(0, 8)}.svg`;
+  names.set('favicon.svg', faviconName);
+  files.push({ name: faviconName, contents: favicon });
+
+  let html = await readFile(join(WEB_SOURCE, 'index.html'), 'utf8');
+  html = html.replace(/\{\{(app\.js|app\.css|favicon\.svg)\}\}/g, (_match, key: string) => `/assets/${names.get(key)}`);
+  if (/\{\{[^}]*\}\}/.test(html)) throw new Error('src/web/index.html has an unknown {{placeholder}}');
+
+  for (const file of files) await writeAtomically(join(assetsDir, file.name), file.contents);
+  const previous = await readFile(indexPath, 'utf8').catch(() => '');
+  await writeAtomically(indexPath, html);
+
+  // Keep this build's assets and the previous build's (a page loaded a moment ago may still ask for them).
+  const keep = new Set([...files.map(file => file.name), ...referencedAssets(previous)]);
+  for (const name of keep) if (name.endsWith('.js') || name.endsWith('.css')) keep.add(`${name}.map`);
+  for (const name of await readdir(assetsDir)) {
+    if (!keep.has(name) && !name.endsWith('.tmp')) await rm(join(assetsDir, name), { force: true });
+  }
+  return { built: true, assets: referencedAssets(html), ms: Math.round(performance.now() - started) };
+}
+
+/** Asset file names referenced by an index.html (`/assets/NAME`). */
+export function referencedAssets(html: string): string[] {
+  return [...new Set([...html.matchAll(/\/assets\/([A-Za-z0-9._-]+)/g)].map(match => match[1]!))];
+}
+
+async function isStale(indexPath: string): Promise<boolean> {
+  let built: number;
+  try {
+    built = (await stat(indexPath)).mtimeMs;
+  } catch {
+    return true;
+  }
+  const inputs = [...(await listFiles(WEB_SOURCE)), ...EXTRA_INPUTS];
+  for (const input of inputs) {
+    const modified = await stat(input).then(
+      info => info.mtimeMs,
+      () => 0,
+    );
+    if (modified > built) return true;
+  }
+  return false;
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter(entry => entry.isFile()).map(entry => join(entry.parentPath, entry.name));
+}
+
+async function writeAtomically(path: string, contents: string | Uint8Array): Promise<void> {
+  const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  await writeFile(temporary, contents);
+  await rename(temporary, path);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const ifStale = process.argv.includes('--if-stale');
+  const result = await buildWeb({ ifStale });
+  const where = relative(process.cwd(), WEB_OUTPUT) || '.';
+  process.stdout.write(
+    result.built
+      ? `board page built into ${where} in ${result.ms} ms: ${result.assets.join(', ')}\n`
+      : `board page in ${where} is up to date\n`,
+  );
+}

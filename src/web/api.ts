@@ -1,0 +1,182 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+/**
+ * The page's client of the service's public REST API (`/api/board/game`). Every request carries the API token
+ * when one is set; every failure becomes an `ApiError` with the service's own code and message.
+ *
+ * ```ts
+ * const game = await api.create({ white: { id: 'w', displayName: 'Ann' } });
+ * try { await api.move(game.gameId, 'e2e5'); } catch (error) { show(asApiError(error).message); }
+ * ```
+ */
+
+export type Color = 'white' | 'black';
+export type GameStatus =
+  | 'started'
+  | 'check'
+  | 'checkmate'
+  | 'stalemate'
+  | 'resign'
+  | 'draw'
+  | 'drawOffered'
+  | 'fiftyMoveAvailable'
+  | 'promotionPending'
+  | 'insufficientMaterial';
+export type DrawAction = 'offer' | 'accept' | 'decline' | 'claim';
+
+export interface PlayerInfo {
+  id: string;
+  displayName: string;
+}
+
+export interface GameState {
+  fen: string;
+  pgn: string;
+  turn: Color;
+  status: GameStatus;
+  winner?: Color | null;
+  moves: string[];
+  undoAvailable: boolean;
+  redoAvailable: boolean;
+}
+
+export interface GameFull {
+  gameId: string;
+  white: PlayerInfo;
+  black: PlayerInfo;
+  state: GameState;
+}
+
+export interface LegalMove {
+  from: string;
+  to: string;
+  uci: string;
+  moveType: 'normal' | 'capture' | 'castleKingside' | 'castleQueenside' | 'enPassant' | 'promotion';
+  promotion?: 'queen' | 'rook' | 'bishop' | 'knight' | null;
+}
+
+export interface ApiErrorBody {
+  code: string;
+  message: string;
+  field?: string | null;
+}
+
+export const ENDED: ReadonlySet<GameStatus> = new Set([
+  'checkmate',
+  'stalemate',
+  'resign',
+  'draw',
+  'insufficientMaterial',
+]);
+
+/** An error answered by the service (status >= 400), or NETWORK when it could not be reached. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string | null,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export function asApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof DOMException && error.name === 'AbortError') return new ApiError(0, 'ABORTED', 'cancelled');
+  return new ApiError(0, 'NETWORK', 'the service cannot be reached; check the connection');
+}
+
+const TOKEN_KEY = 'chess.apiToken';
+let memoryToken: string | undefined; // the token set on this page, also when storage is disabled
+
+export function getToken(): string {
+  try {
+    return localStorage.getItem(TOKEN_KEY) ?? '';
+  } catch {
+    return ''; // storage disabled: no token
+  }
+}
+
+export function setToken(token: string): void {
+  try {
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    else localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // storage disabled: the token lasts as long as the page
+  }
+  memoryToken = token;
+}
+
+/** Request headers with `Authorization: Bearer` when a token is set. */
+export function authHeaders(extra: Record<string, string> = {}): Headers {
+  const headers = new Headers(extra);
+  const token = memoryToken ?? getToken();
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  return headers;
+}
+
+/** Turns a failed response into an ApiError, with the service's body when it is an ApiError. */
+export async function errorOf(res: Response): Promise<ApiError> {
+  const retryHeader = res.headers.get('retry-after');
+  const retryAfter = retryHeader !== null && /^\d+$/.test(retryHeader) ? Number(retryHeader) : undefined;
+  let body: Partial<ApiErrorBody> = {};
+  try {
+    body = (await res.json()) as Partial<ApiErrorBody>;
+  } catch {
+    // not JSON (a proxy's page): fall back to the status line
+  }
+  const code = typeof body.code === 'string' ? body.code : `HTTP_${res.status}`;
+  const message =
+    typeof body.message === 'string' && body.message !== ''
+      ? body.message
+      : `the service answered ${res.status} ${res.statusText}`.trim();
+  return new ApiError(res.status, code, message, body.field, retryAfter);
+}
+
+const BASE = '/api/board/game';
+const game = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
+
+async function call(method: string, path: string, body?: unknown): Promise<Response> {
+  const headers = authHeaders({ accept: 'application/json' });
+  const init: RequestInit = { method, headers, cache: 'no-store' };
+  if (body !== undefined) {
+    headers.set('content-type', 'application/json');
+    init.body = JSON.stringify(body);
+  }
+  let res: Response;
+  try {
+    res = await fetch(path, init);
+  } catch (error) {
+    throw asApiError(error);
+  }
+  if (!res.ok) throw await errorOf(res);
+  return res;
+}
+
+const json = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
+  (await (await call(method, path, body)).json()) as T;
+const text = async (path: string): Promise<string> => (await call('GET', path)).text();
+
+export interface NewGame {
+  white?: PlayerInfo;
+  black?: PlayerInfo;
+}
+
+export const api = {
+  create: (body: NewGame) => json<GameFull>('POST', BASE, body),
+  get: (id: string) => json<GameFull>('GET', game(id)),
+  legalMoves: async (id: string) => (await json<{ moves: LegalMove[] }>('GET', `${game(id)}/moves`)).moves,
+  move: (id: string, uci: string) => json<GameState>('POST', `${game(id)}/move/${encodeURIComponent(uci)}`),
+  undo: (id: string) => json<GameState>('POST', `${game(id)}/undo`),
+  redo: (id: string) => json<GameState>('POST', `${game(id)}/redo`),
+  resign: (id: string) => json<{ ok: true }>('POST', `${game(id)}/resign`),
+  draw: (id: string, action: DrawAction) => json<{ ok: true }>('POST', `${game(id)}/draw/${action}`),
+  importFen: (body: NewGame & { fen: string }) => json<GameFull>('POST', `${BASE}/import/fen`, body),
+  importPgn: (pgn: string) => json<GameFull>('POST', `${BASE}/import/pgn`, { pgn }),
+  exportFen: (id: string) => text(`${game(id)}/export/fen`),
+  exportPgn: (id: string) => text(`${game(id)}/export/pgn`),
+  streamUrl: (id: string) => `${game(id)}/stream`,
+};
