@@ -61,12 +61,13 @@ export class GameService {
     this.maxPgnPlies = deps.maxPgnPlies ?? 10_000;
   }
 
-  create(players: Players): Promise<Game> {
-    return this.insert(input => ({ ok: true, value: newGame({ ...input, ...players }) }));
+  // Only the players are taken from the request: spreading it whole would let a body set the id or the date.
+  create({ white, black }: Players): Promise<Game> {
+    return this.insert(input => ({ ok: true, value: newGame({ ...input, white, black }) }));
   }
 
-  importFen(players: Players, fen: string): Promise<Game> {
-    return this.insert(input => gameFromFen({ ...input, ...players }, fen));
+  importFen({ white, black }: Players, fen: string): Promise<Game> {
+    return this.insert(input => gameFromFen({ ...input, white, black }, fen));
   }
 
   importPgn(pgn: string): Promise<Game> {

@@ -69,7 +69,8 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
       },
     },
     async (request, reply) => {
-      const game = await games.create(request.body);
+      const { white, black } = request.body;
+      const game = await games.create({ white, black });
       metrics.gamesCreated.inc();
       return reply.code(201).send(gameFullOf(game));
     },
