@@ -82,6 +82,7 @@ const ui = {
   pgnForm: el<HTMLFormElement>('import-pgn-form'),
   pgnInput: el<HTMLTextAreaElement>('import-pgn-input'),
   pgnError: el('import-pgn-error'),
+  settings: el<HTMLDetailsElement>('settings'),
   tokenForm: el<HTMLFormElement>('token-form'),
   tokenInput: el<HTMLInputElement>('token-input'),
   tokenClear: el<HTMLButtonElement>('token-clear'),
@@ -320,6 +321,13 @@ function showError(target: HTMLElement, error: ApiError | string | undefined): v
   target.textContent = typeof error === 'string' ? error : error.message;
   if (typeof error === 'string') delete target.dataset.code;
   else target.dataset.code = error.code;
+  if (typeof error !== 'string' && error.status === 401) {
+    // The service wants a token: show where to enter it.
+    ui.settings.open = true;
+    ui.tokenState.textContent = getToken()
+      ? 'The service refused the saved token: enter another one.'
+      : 'The service needs a token: enter it here.';
+  }
 }
 
 // ---------------------------------------------------------------------------------------------- state
@@ -693,7 +701,9 @@ on(ui.createForm, 'submit', event => {
 });
 on(ui.openForm, 'submit', event => {
   event.preventDefault();
-  const id = ui.openId.value.trim();
+  // A pasted address works too.
+  const text = ui.openId.value.trim();
+  const id = /\/game\/([^/?#]+)/.exec(text)?.[1] ?? text;
   if (id) void openGame(id, 'push');
 });
 on(ui.fenForm, 'submit', event => {

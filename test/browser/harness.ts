@@ -22,7 +22,10 @@ import type { TestContext } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildWeb } from '../../scripts/build-web.ts';
-import { makeTestApp } from '../helpers/app.ts';
+import { buildApp, type AppDeps } from '../../src/http/app.ts';
+import { GameService } from '../../src/service/games.ts';
+import { newGameId } from '../../src/service/ids.ts';
+import { SqliteGameStore } from '../../src/store/sqlite.ts';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
 
@@ -52,16 +55,24 @@ export interface BrowserEnv {
   browser: Browser;
   /** Runs a test body; on failure saves screenshots of its pages; always closes them. */
   run(t: TestContext, body: (context: RunContext) => Promise<void>): Promise<void>;
-  /** The API from another client (app.inject): for setting up games and changing them behind a page's back. */
-  api(method: 'GET' | 'POST', path: string, payload?: object): Promise<LightMyRequestResponse>;
+  /**
+   * The API from another client (app.inject): for setting up games and changing them behind a page's back.
+   * Sends `token` as a bearer token when given.
+   */
+  api(method: 'GET' | 'POST', path: string, payload?: object, token?: string): Promise<LightMyRequestResponse>;
   /** Cuts every open TCP connection to the server (streams included), as a network drop would. */
   dropConnections(): void;
   close(): Promise<void>;
 }
 
-export async function startBrowserEnv(executablePath: string): Promise<BrowserEnv> {
+/** Settings of the app under test besides its store (e.g. `tokens`). */
+export type AppOptions = Omit<AppDeps, 'games' | 'store'>;
+
+export async function startBrowserEnv(executablePath: string, options: AppOptions = {}): Promise<BrowserEnv> {
   await buildWeb({ ifStale: true });
-  const { app } = await makeTestApp();
+  const store = SqliteGameStore.open(':memory:');
+  const games = new GameService({ store, newId: newGameId, clock: () => new Date() });
+  const app = await buildApp({ ...options, games, store });
   const sockets = new Set<Socket>();
   app.server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -111,13 +122,20 @@ export async function startBrowserEnv(executablePath: string): Promise<BrowserEn
     app,
     browser,
     run,
-    api: (method, path, payload) => app.inject({ method, url: path, ...(payload ? { payload } : {}) }),
+    api: (method, path, payload, token) =>
+      app.inject({
+        method,
+        url: path,
+        ...(payload ? { payload } : {}),
+        ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+      }),
     dropConnections: () => {
       for (const socket of sockets) socket.destroy();
     },
     close: async () => {
       await browser.close().catch(() => undefined);
       await app.close();
+      await store.close();
     },
   };
 }
