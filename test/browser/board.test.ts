@@ -82,7 +82,7 @@ test('a short game by clicking squares ends in mate; a promotion goes through th
   }),
 );
 
-test('two pages on one game stay in sync through the stream; flip, draw offer and decline', { skip }, t =>
+test('two pages on one game stay in sync through the stream; flip, draw offer, decline and accept', { skip }, t =>
   env.run(t, async ({ open }) => {
     const first = await open('/');
     await first.fill(byTestId('white-name'), 'Ann');
@@ -112,6 +112,45 @@ test('two pages on one game stay in sync through the stream; flip, draw offer an
     await second.click(byTestId('draw-decline'));
     await waitForText(first, 'status', 'In progress');
     assert.ok(await first.isDisabled(byTestId('draw-accept')));
+
+    await first.click(byTestId('draw-offer'));
+    await waitForText(second, 'status', 'White offers a draw');
+    await second.click(byTestId('draw-accept'));
+    for (const page of [first, second]) {
+      await waitForText(page, 'status', 'Draw');
+      await waitForText(page, 'result', 'Draw');
+      await waitForText(page, 'turn', 'Game over');
+      assert.ok(await page.isDisabled(byTestId('undo')), 'an agreed draw is final');
+    }
+  }),
+);
+
+test('resignation and a fifty-move claim end games; the buttons follow the status', { skip }, t =>
+  env.run(t, async ({ open }) => {
+    const imported = await env.api('POST', '/api/board/game/import/fen', { fen: '4k3/8/8/8/8/8/8/4K2R w K - 100 80' });
+    const id = (JSON.parse(imported.body) as { gameId: string }).gameId;
+    const page = await open(`/game/${id}`);
+    await waitForText(page, 'status', 'Fifty-move rule: a draw can be claimed');
+    assert.ok(await page.isEnabled(byTestId('draw-claim')));
+    await page.click(byTestId('draw-claim'));
+    await waitForText(page, 'status', 'Draw');
+    assert.ok(await page.isDisabled(byTestId('draw-claim')));
+    assert.ok(await page.isDisabled(byTestId('resign')));
+
+    await page.click(byTestId('create-game'));
+    await page.waitForURL(url => !url.pathname.endsWith(id));
+    await waitLive(page);
+    assert.ok(await page.isDisabled(byTestId('draw-claim')), 'no claim before the fifty-move rule');
+    await page.click(byTestId('resign'));
+    await waitForText(page, 'resign', 'Confirm resign'); // a second click resigns
+    await waitForText(page, 'status', 'In progress');
+    await page.click(byTestId('resign'));
+    await waitForText(page, 'status', 'White resigned');
+    await waitForText(page, 'result', 'Black wins');
+    await waitForText(page, 'player-black', 'Player 2');
+    assert.equal(await page.locator(`${byTestId('player-bottom')} .tag.winner`).count(), 0);
+    assert.equal(await page.locator(`${byTestId('player-top')} .tag.winner`).count(), 1, 'the winner is marked');
+    assert.ok(await page.isDisabled(byTestId('draw-offer')));
   }),
 );
 
