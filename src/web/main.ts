@@ -195,7 +195,7 @@ function renderStatus(): void {
   if (!session) {
     setStatus('', 'No game yet', 'Start a new game or open one.', '');
   } else if (session.loadError) {
-    setStatus('error', 'Game not available', session.loadError.message, '');
+    setStatus('error', 'Game not available', 'Check the address, or start a new game.', '');
   } else if (!session.game) {
     setStatus('loading', 'Loading…', '', '');
   } else {
