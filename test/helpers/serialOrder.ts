@@ -11,6 +11,7 @@
 import type { Result } from '../../src/domain/errors.ts';
 import {
   drawAction,
+  gameStateOf,
   makeMove,
   redo,
   resign,
@@ -18,6 +19,7 @@ import {
   type Change,
   type Game,
   type GameRecord,
+  type GameStateView,
 } from '../../src/domain/game.ts';
 import type { DrawAction } from '../../src/domain/types.ts';
 
@@ -72,25 +74,42 @@ const stateKey = (record: GameRecord): string =>
 
 export const sameState = (a: GameRecord, b: GameRecord): boolean => stateKey(a) === stateKey(b);
 
-/** A serial order of `ops`, each accepted in turn, that leads from `start` to `target`; undefined if none. */
-export function findSerialOrder(start: Game, ops: readonly Op[], target: GameRecord): Op[] | undefined {
-  const labels = [...new Set(ops.map(labelOf))];
-  const byLabel = new Map(ops.map(op => [labelOf(op), op]));
-  const remaining = labels.map(label => ops.filter(op => labelOf(op) === label).length);
+/**
+ * A serial order of `ops`, each accepted in turn, that leads from `start` to `target`; undefined if none.
+ * `observed[i]`, when given, is the GameState the answer to `ops[i]` showed: then the order must also give
+ * each such request exactly that state (a check of the answers as well as the end, and a much smaller search).
+ */
+export function findSerialOrder(
+  start: Game,
+  ops: readonly Op[],
+  target: GameRecord,
+  observed: ReadonlyArray<GameStateView | undefined> = [],
+): Op[] | undefined {
+  // Requests with the same label and the same observed answer are interchangeable: search over their counts.
+  const keyOf = (i: number) => `${labelOf(ops[i]!)} ${JSON.stringify(observed[i] ?? null)}`;
+  const keys = [...new Set(ops.map((_, i) => keyOf(i)))];
+  const first = new Map<string, number>();
+  ops.forEach((_, i) => {
+    if (!first.has(keyOf(i))) first.set(keyOf(i), i);
+  });
+  const remaining = keys.map(key => ops.filter((_, i) => keyOf(i) === key).length);
   const seen = new Set<string>();
   const search = (g: Game, order: Op[]): Op[] | undefined => {
     if (order.length === ops.length) return sameState(g.record, target) ? order : undefined;
     const key = `${remaining.join(',')}|${stateKey(g.record)}`;
     if (seen.has(key)) return undefined;
     seen.add(key);
-    for (let i = 0; i < labels.length; i++) {
-      if (remaining[i] === 0) continue;
-      const op = byLabel.get(labels[i]!)!;
+    for (let k = 0; k < keys.length; k++) {
+      if (remaining[k] === 0) continue;
+      const index = first.get(keys[k]!)!;
+      const op = ops[index]!;
       const next = apply(g, op);
       if (!next.ok) continue;
-      remaining[i]!--;
+      const shown = observed[index];
+      if (shown && JSON.stringify(gameStateOf(next.value.game)) !== JSON.stringify(shown)) continue;
+      remaining[k]!--;
       const found = search(next.value.game, [...order, op]);
-      remaining[i]!++;
+      remaining[k]!++;
       if (found) return found;
     }
     return undefined;
