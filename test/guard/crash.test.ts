@@ -153,7 +153,9 @@ test(`SIGKILL at ${KILLS} random moments loses no acknowledged change and half-a
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'chess.sqlite');
   const env = { DATABASE_URL: path, RATE_LIMIT_MAX: '0' };
-  const next = random(Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000));
+  const seed = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
+  t.diagnostic(`CRASH_SEED=${seed} (the kill moments also depend on timing)`);
+  const next = random(seed);
   const clients: Client[] = Array.from({ length: CLIENTS }, () => ({
     games: new Map(),
     inFlight: undefined,

@@ -57,7 +57,7 @@ function expectOneOf(t: TestContext, res: LightMyRequestResponse, codes: ErrorCo
 const totals = { cases: 0, requests: 0 };
 after(() => {
   process.stdout.write(
-    `# fuzz: ${totals.cases} generated cases, ${totals.requests} requests (FUZZ_RUNS=${RUNS} per property)\n`,
+    `fuzz: ${totals.cases} generated cases, ${totals.requests} requests (FUZZ_RUNS=${RUNS} per property)\n`,
   );
 });
 
