@@ -7,6 +7,7 @@
  * ```
  */
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 
 export interface Config {
   port: number; // PORT, 8080
@@ -24,6 +25,7 @@ export interface Config {
   rateLimitMax: number; // RATE_LIMIT_MAX: /api/ requests per window per client, 0 = off; 300
   rateLimitWindowMs: number; // RATE_LIMIT_WINDOW_MS: the rate-limit window, 60000
   corsOrigins: readonly string[]; // CORS_ORIGINS (comma-separated origins); none = no CORS headers
+  trustProxy: boolean | number | readonly string[]; // TRUST_PROXY: whose X-Forwarded-For to believe; false
 }
 
 export class ConfigError extends Error {
@@ -82,6 +84,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     rateLimitMax: integer('RATE_LIMIT_MAX', 300, 0, 1_000_000_000),
     rateLimitWindowMs: integer('RATE_LIMIT_WINDOW_MS', 60_000, 1, 86_400_000),
     corsOrigins: readOrigins(env.CORS_ORIGINS ?? '', problems),
+    trustProxy: readTrustProxy(env.TRUST_PROXY?.trim() ?? '', problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
@@ -152,4 +155,37 @@ function readOrigins(raw: string, problems: string[]): string[] {
     origins.add(url.origin);
   }
   return [...origins];
+}
+
+/** Named address ranges that Fastify's `trustProxy` understands. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: empty or `false` (the client address is the peer's), `true` (believe any X-Forwarded-For), a
+ * number of proxy hops, or comma-separated proxy addresses, CIDR ranges and the names loopback, linklocal,
+ * uniquelocal.
+ */
+function readTrustProxy(raw: string, problems: string[]): boolean | number | string[] {
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops >= 1 && hops <= 10) return hops;
+  }
+  const entries = raw.split(',').map(entry => entry.trim());
+  const valid = (entry: string) => {
+    if (PROXY_RANGES.includes(entry)) return true;
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || rest.length > 0) return false;
+    return prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+  };
+  const bad = entries.filter(entry => !valid(entry));
+  if (bad.length > 0) {
+    problems.push(
+      `TRUST_PROXY must be true, false, a number of hops from 1 to 10, or proxy addresses and CIDR ranges; got '${bad.join(', ')}'`,
+    );
+    return false;
+  }
+  return entries;
 }

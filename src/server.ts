@@ -30,6 +30,7 @@ export async function start(config: Config) {
     tokens: config.apiTokens,
     rateLimit: { max: config.rateLimitMax, windowMs: config.rateLimitWindowMs },
     corsOrigins: config.corsOrigins,
+    trustProxy: config.trustProxy,
     logger: { level: config.logLevel },
   });
   await app.listen({ port: config.port, host: config.host });

@@ -7,7 +7,13 @@
  * const res = await app.inject({ method: 'POST', url: '/api/board/game' });
  * ```
  */
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { GameService } from '../service/games.ts';
@@ -35,6 +41,16 @@ export interface AppDeps {
   tokens?: readonly string[]; // bearer tokens for /api/; none = authentication off
   rateLimit?: RateLimitSettings; // /api/ requests per window per client; absent or max 0 = no limit
   corsOrigins?: readonly string[]; // origins allowed to call the API from a browser; none = no CORS headers
+  trustProxy?: boolean | number | readonly string[]; // whose X-Forwarded-For gives the client address; false
+}
+
+/** Fastify's form of the setting: a hop count becomes "trust the first n hops". */
+function trustProxyOption(
+  value: AppDeps['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof value === 'number') return (_address, hop) => hop < value;
+  if (typeof value === 'object') return [...value];
+  return value ?? false;
 }
 
 /** Log paths that could hold credentials; pino writes them as '[redacted]' (DECISIONS §12: never tokens). */
@@ -53,6 +69,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       : false,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.bodyLimit ?? 1024 * 1024,
+    // Behind a reverse proxy the client address (the rate-limit key) comes from X-Forwarded-For.
+    trustProxy: trustProxyOption(deps.trustProxy),
     ajv: { customOptions: { coerceTypes: false, allErrors: false } },
     return503OnClosing: true,
     // Long path parameters reach schema validation (INVALID_GAME_ID, INVALID_UCI...) instead of the router's
@@ -155,7 +173,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     games: deps.games,
     hub,
     maxStreamsPerClient: deps.maxStreamsPerClient ?? 20,
-    clientKey: request => request.ip,
+    // One client for the stream limit as for the rate limit: its valid token, else its address.
+    clientKey: request => (request as FastifyRequest).clientKey || request.ip,
   });
   await app.register(boardRoutes); // GET /, /game/:gameId and /assets/: the board page (dist/web)
   return app;

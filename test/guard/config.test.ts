@@ -107,6 +107,31 @@ test('CORS_ORIGINS: comma-separated origins, normalized; paths, wildcards and ot
   }
 });
 
+test('TRUST_PROXY: off by default; true, a hop count, or proxy addresses and ranges', (t: TestContext) => {
+  t.assert.equal(loadConfig({}).trustProxy, false);
+  t.assert.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false);
+  t.assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
+  t.assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+  t.assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,::1,loopback' }).trustProxy, [
+    '10.0.0.1',
+    '192.168.0.0/16',
+    '::1',
+    'loopback',
+  ]);
+  for (const bad of [
+    'yes',
+    '0',
+    '11',
+    '10.0.0.300',
+    '10.0.0.0/33',
+    'fe80::/129',
+    'proxy.example.org',
+    '10.0.0.1/8/1',
+  ]) {
+    t.assert.match(problemOf(t, { TRUST_PROXY: bad }), /TRUST_PROXY must be/, bad);
+  }
+});
+
 test('every problem is listed at once', (t: TestContext) => {
   const message = problemOf(t, { RATE_LIMIT_MAX: 'x', CORS_ORIGINS: '*', API_TOKENS: 'a b' });
   for (const name of ['RATE_LIMIT_MAX', 'CORS_ORIGINS', 'API_TOKENS entry 1'])

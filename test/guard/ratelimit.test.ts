@@ -110,6 +110,24 @@ test('without tokens the key is the address: made-up tokens do not buy a new bud
   assertError(await from('2001:db8:0:1::1', 'x'), 'GAME_NOT_FOUND');
 });
 
+test('behind a trusted proxy the key is the forwarded client address; otherwise X-Forwarded-For is ignored', async (t: TestContext) => {
+  const send = (call: (typeof proxied)['call'], forwardedFor: string) =>
+    call({
+      method: 'GET',
+      url: '/api/board/game/ZZZZ9999',
+      remoteAddress: '10.0.0.1', // the proxy
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
+  const proxied = await makeCheckedApp(t, { rateLimit: { max: 2, windowMs: 60_000 }, trustProxy: ['10.0.0.1'] });
+  for (let i = 0; i < 2; i++) assertError(await send(proxied.call, '203.0.113.5'), 'GAME_NOT_FOUND');
+  assertLimited(t, await send(proxied.call, '203.0.113.5'), 2);
+  assertError(await send(proxied.call, '203.0.113.6'), 'GAME_NOT_FOUND'); // another client behind the proxy
+  // Without TRUST_PROXY a forged header buys nothing: the key stays the peer's address.
+  const direct = await makeCheckedApp(t, { rateLimit: { max: 2, windowMs: 60_000 } });
+  for (let i = 0; i < 2; i++) assertError(await send(direct.call, `198.51.100.${i}`), 'GAME_NOT_FOUND');
+  assertLimited(t, await send(direct.call, '198.51.100.9'), 2);
+});
+
 test('RATE_LIMIT_MAX 0 turns the limit off: no 429 and no rate-limit headers', async (t: TestContext) => {
   const { call } = await makeCheckedApp(t, { rateLimit: { max: 0, windowMs: 1000 } });
   for (let i = 0; i < 400; i++) {
@@ -117,6 +135,39 @@ test('RATE_LIMIT_MAX 0 turns the limit off: no 429 and no rate-limit headers', a
     t.assert.equal(res.statusCode, 404);
     t.assert.equal(res.headers['x-ratelimit-limit'], undefined);
   }
+});
+
+test("streams per client are counted per token too: one token cannot hold another client's streams", async (t: TestContext) => {
+  const store = SqliteGameStore.open(':memory:');
+  const games = new GameService({ store, newId: newGameId, clock: () => new Date() });
+  const app = await buildApp({ games, store, tokens: [TOKEN_A, TOKEN_B], maxStreamsPerClient: 1 });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const requests: ClientRequest[] = [];
+  t.after(async () => {
+    for (const request of requests) request.destroy();
+    await app.close();
+  });
+  const { port } = app.server.address() as { port: number };
+  const base = `http://127.0.0.1:${port}`;
+  const created = await fetch(`${base}/api/board/game`, { method: 'POST', headers: bearer(TOKEN_A) });
+  const id = ((await created.json()) as { gameId: string }).gameId;
+  const status = (token: string) =>
+    within(
+      new Promise<number>((resolve, reject) => {
+        const request = httpRequest(`${base}/api/board/game/${id}/stream`, { headers: bearer(token) }, res => {
+          resolve(res.statusCode ?? 0);
+          res.resume();
+        });
+        requests.push(request);
+        request.on('error', reject);
+        request.end();
+      }),
+      10_000,
+      'stream status',
+    );
+  t.assert.equal(await status(TOKEN_A), 200);
+  t.assert.equal(await status(TOKEN_A), 429, 'the second stream of the same token');
+  t.assert.equal(await status(TOKEN_B), 200, 'another token from the same address has its own');
 });
 
 test('a stream counts as one request, however long it stays open', async (t: TestContext) => {

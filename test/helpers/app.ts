@@ -24,13 +24,14 @@ export interface TestAppOptions {
   rateLimit?: AppDeps['rateLimit'];
   corsOrigins?: readonly string[];
   logger?: AppDeps['logger'];
+  trustProxy?: AppDeps['trustProxy'];
 }
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const store = options.store ?? SqliteGameStore.open(':memory:');
   const games = new GameService({ store, newId: newGameId, clock: () => new Date() });
-  const { publicUrl, tokens, rateLimit, corsOrigins, logger } = options;
-  const app = await buildApp({ games, store, publicUrl, tokens, rateLimit, corsOrigins, logger });
+  const { publicUrl, tokens, rateLimit, corsOrigins, logger, trustProxy } = options;
+  const app = await buildApp({ games, store, publicUrl, tokens, rateLimit, corsOrigins, logger, trustProxy });
   return { app, store, games };
 }
 
