@@ -49,7 +49,6 @@ test('the third stream of a client is 429 RATE_LIMITED with Retry-After; closing
   t.assert.match(String(third.headers['retry-after']), /^[1-9]\d*$/);
   t.assert.equal(JSON.parse(third.body).code, 'RATE_LIMITED');
   t.assert.equal(server.hub.size, 2);
-  t.assert.equal(server.hub.streamsOf('127.0.0.1'), 2);
 
   // 2. The two streams are untouched by the refusal.
   const move = await fetch(`${server.url}/api/board/game/${a}/move/e2e4`, { method: 'POST' });
@@ -59,7 +58,7 @@ test('the third stream of a client is 429 RATE_LIMITED with Retry-After; closing
   // 3. A client that closes a stream gets its slot back once the server has seen the connection go.
   second.close();
   await waitUntil(
-    () => server.hub.streamsOf('127.0.0.1') === 1,
+    () => server.hub.size === 1,
     () => 'the server to notice the closed stream',
   );
   const again = await server.open(b);
@@ -105,8 +104,30 @@ test('a client that leaves while its stream is being set up leaves no stream beh
     () => `the hub to forget the stream (size ${server.hub.size})`,
     5000,
   );
-  t.assert.equal(server.hub.streamsOf('127.0.0.1'), 0);
   const stream = await server.open('Slow0001');
   t.assert.equal(stream.status, 200);
   await stream.waitForEvents(1);
+});
+
+test('a stream has the head of any API answer: NDJSON, CORS for an allowed origin; HEAD gets the head only', async (t: TestContext) => {
+  const origin = 'https://chess.example.org';
+  const server = await listenApp(t, { corsOrigins: [origin] });
+  const id = (await server.games.create({})).record.id;
+
+  const stream = await server.open(id, { headers: { origin } });
+  t.assert.equal(stream.status, 200);
+  t.assert.equal(stream.headers['content-type'], 'application/x-ndjson');
+  t.assert.equal(stream.headers['cache-control'], 'no-cache');
+  t.assert.equal(stream.headers['access-control-allow-origin'], origin);
+  await stream.waitForEvents(1);
+  const other = await server.open(id, { headers: { origin: 'https://elsewhere.example.org' } });
+  t.assert.equal(other.headers['access-control-allow-origin'], undefined);
+
+  const head = await fetch(server.streamUrl(id), { method: 'HEAD', signal: AbortSignal.timeout(5000) });
+  t.assert.equal(head.status, 200);
+  t.assert.equal(head.headers.get('content-type'), 'application/x-ndjson');
+  await waitUntil(
+    () => server.hub.size === 2,
+    () => `HEAD to leave no stream (size ${server.hub.size})`,
+  );
 });

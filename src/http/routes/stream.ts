@@ -2,6 +2,7 @@
  * Operation 3: `GET /api/board/game/{gameId}/stream`, NDJSON. A `gameFull` line first, then one `gameState`
  * line per committed change, empty lines as heartbeats, an `error` line before the server closes it.
  */
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -19,6 +20,9 @@ export interface StreamRoutesOptions {
 }
 
 const RETRY_AFTER_SECONDS = 5;
+
+const definedHeaders = (headers: Record<string, number | string | string[] | undefined>): OutgoingHttpHeaders =>
+  Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined));
 
 export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fastify, options) => {
   const { games, hub, maxStreamsPerClient, clientKey } = options;
@@ -54,12 +58,19 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
+        // What hooks have set (CORS, rate-limit counters): a hijacked reply does not write them by itself.
+        ...definedHeaders(reply.getHeaders()),
         'content-type': 'application/x-ndjson',
         'cache-control': 'no-cache',
         'x-content-type-options': 'nosniff',
         'x-accel-buffering': 'no', // reverse proxies: do not buffer the stream
         connection: 'close', // a stream ends only when cut or at shutdown: do not keep the socket for reuse
       });
+      // HEAD (which Fastify routes here too) gets the head only: a body would never be sent, nor the end.
+      if (request.method === 'HEAD') {
+        res.end();
+        return;
+      }
       request.log.info({ gameId }, 'stream opened');
       res.once('close', () => request.log.info({ gameId }, 'stream closed'));
       await hub.attach(gameId, res, client, () => games.get(gameId));
