@@ -19,7 +19,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { GameService } from '../service/games.ts';
 import type { GameStore } from '../store/store.ts';
 import { DomainError } from '../domain/errors.ts';
-import { registerErrorHandlers, toApiError } from './errors.ts';
+import { answerClientError, registerErrorHandlers, toApiError } from './errors.ts';
 import { registerGuards, type RateLimitSettings } from './guards.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { gameRoutes } from './routes/games.ts';
@@ -76,6 +76,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Long path parameters reach schema validation (INVALID_GAME_ID, INVALID_UCI...) instead of the router's
     // own 414; Node's header size limit bounds the URL anyway.
     routerOptions: { maxParamLength: 16 * 1024 },
+    // Requests Node cannot parse get an ApiError too (DECISIONS §1), not Fastify's own body; so does a request
+    // without Host, which Node would refuse with an empty body (guards.ts refuses it instead).
+    clientErrorHandler: answerClientError,
+    http: { requireHostHeader: false },
     // Errors the router raises before any route runs (an undecodable URL) get an ApiError like all others.
     frameworkErrors: (error, request, reply) => {
       const { status, body } = toApiError(error, request);

@@ -3,6 +3,7 @@
  * body `{ code, message, field? }` with the status of its code. Deliberate client errors pass through;
  * anything else is logged with its stack and answered as INTERNAL without internals.
  */
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ERROR_STATUS, type ApiErrorBody, type ErrorCode } from '../domain/errors.ts';
 
@@ -107,6 +108,29 @@ function describe(issue: ValidationError): string {
     default:
       return issue.message ?? 'is invalid';
   }
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node cannot parse (bytes that are not HTTP, headers beyond the size
+ * limit, a request that never completes) is answered before any route or hook, so it gets its ApiError here.
+ * The connection is closed after it, as Node does.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const message =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'the request headers are too large'
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'the request was not received in time'
+        : 'the request is not valid HTTP';
+  const body = JSON.stringify({ code: 'INVALID_BODY', message } satisfies ApiErrorBody);
+  if (socket.writable) {
+    socket.write(
+      'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 export function registerErrorHandlers(app: FastifyInstance): void {

@@ -9,6 +9,9 @@
  * `WWW-Authenticate: Bearer` from the error mapper). A stream is one request: it passes the hook once, when
  * it opens. Errors are thrown to the one error mapper (errors.ts).
  *
+ * Two protocol rules apply to every request, so that no answer is one of Node's bare ones: HTTP/1.1 without
+ * Host is refused with an ApiError, and an `Expect` other than 100-continue is ignored.
+ *
  * ```ts
  * await registerGuards(app, { tokens: ['s3cret-token'], rateLimit: { max: 300, windowMs: 60_000 }, corsOrigins: [] });
  * ```
@@ -70,6 +73,16 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
       maxAge: 600,
     });
   }
+
+  // HTTP/1.1 requires a Host header (RFC 9112 §3.2). Node's own refusal has no body, so the app refuses it.
+  app.addHook('onRequest', async request => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      throw new DomainError('INVALID_BODY', 'an HTTP/1.1 request needs a Host header');
+    }
+  });
+  // An Expect other than 100-continue would get Node's bare 417; the expectation is ignored instead (RFC 9110
+  // §10.1.1 allows either) and the request is served like any other.
+  app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
 
   app.decorateRequest('clientKey', '');
   let limiter: ReturnType<FastifyInstance['createRateLimit']> | undefined;

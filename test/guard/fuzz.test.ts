@@ -32,6 +32,9 @@ import {
   mutationsOf,
   params,
   pgnText,
+  RAW_REQUESTS,
+  rawExchange,
+  assertRawAnswer,
   send,
   sendAbout,
   sendCreating,
@@ -352,6 +355,40 @@ test('Authorization headers: only an exact configured token opens the API', asyn
     const res = await sendAbout(fuzz, id, { url: `${BASE}/${id}/moves`, headers: { authorization } }, good);
     t.assert.equal(res.statusCode, valid.test(authorization) ? 200 : 401, `${JSON.stringify(authorization)}`);
   });
+});
+
+test('raw bytes and mutated requests over a socket: HTTP answers that are 2xx or ApiErrors, never 5xx', async (t: TestContext) => {
+  const fuzz = await makeFuzzApp();
+  await fuzz.app.listen({ port: 0, host: '127.0.0.1' });
+  t.after(() => fuzz.app.close());
+  const { port } = fuzz.app.server.address() as { port: number };
+  const bytes = fc.oneof(
+    fc.uint8Array({ maxLength: 200 }),
+    mutationsOf(
+      fc.constantFrom(...RAW_REQUESTS),
+      fc.oneof(
+        chars('\r\n :/?%{}"0123456789abcdefxGETPOST'),
+        fc.constantFrom('\r\n', '\r\n\r\n', 'Content-Length: 5\r\n', 'Transfer-Encoding: chunked\r\n', 'Host: y\r\n'),
+      ),
+      4,
+    ).map(text => new Uint8Array(Buffer.from(text, 'latin1'))),
+  );
+  const seen = new Map<number, number>();
+  await check(
+    t,
+    fuzz,
+    bytes,
+    async payload => {
+      fuzz.sent.count++;
+      const answer = await rawExchange(port, payload);
+      const res = assertRawAnswer(answer, JSON.stringify(Buffer.from(payload).toString('latin1')));
+      const status = res?.status ?? 0;
+      seen.set(status, (seen.get(status) ?? 0) + 1);
+    },
+    Math.max(1, Math.round(RUNS / 5)),
+  );
+  t.diagnostic(`statuses (0 = no answer): ${JSON.stringify(Object.fromEntries(seen))}`);
+  t.assert.ok(seen.has(400), 'some bytes are not HTTP');
 });
 
 test('the content types of the fuzzer include JSON and others', (t: TestContext) => {

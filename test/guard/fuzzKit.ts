@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
@@ -16,6 +17,7 @@ import { Chess } from 'chessops/chess';
 import { makeSanAndPlay } from 'chessops/san';
 import { squareRank } from 'chessops/util';
 import type { NormalMove } from 'chessops/types';
+import { ERROR_STATUS, type ErrorCode } from '../../src/domain/errors.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import { json, makeTestApp, responseChecker, type ResponseChecker, type TestApp } from '../helpers/app.ts';
 
@@ -507,3 +509,82 @@ export const contentType = fc.option(
   ),
   { nil: undefined },
 );
+
+// ---------------------------------------------------------------------------------------------------------
+// Raw HTTP over a socket, for requests app.inject() cannot send (bytes that are not HTTP)
+
+/** Writes `bytes`, half-closes, and resolves with everything the server answered before closing (latin1). */
+export function rawExchange(port: number, bytes: Uint8Array | string, timeoutMs = 5000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
+    let answer = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no end of the answer after ${timeoutMs} ms; so far: ${JSON.stringify(answer.slice(0, 300))}`));
+    }, timeoutMs);
+    socket.on('data', chunk => (answer += chunk.toString('latin1')));
+    socket.on('error', () => undefined); // a reset after the answer is fine; the answer is judged
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(answer);
+    });
+  });
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The first response of a raw answer, or undefined when the server answered nothing. */
+export function firstResponse(answer: string): RawResponse | undefined {
+  if (answer === '') return undefined;
+  const end = answer.indexOf('\r\n\r\n');
+  assert.ok(end > 0, `not an HTTP response: ${JSON.stringify(answer.slice(0, 300))}`);
+  const [statusLine, ...lines] = answer.slice(0, end).split('\r\n');
+  const match = /^HTTP\/1\.1 (\d{3}) /.exec(statusLine!);
+  assert.ok(match, `not an HTTP status line: ${JSON.stringify(statusLine)}`);
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const rest = Buffer.from(answer.slice(end + 4), 'latin1');
+  const length = headers['content-length'] === undefined ? rest.length : Number(headers['content-length']);
+  return { status: Number(match[1]), headers, body: rest.subarray(0, length).toString('utf8') };
+}
+
+/** Asserts what every raw answer must be: nothing, or HTTP with status < 500, and an ApiError when >= 400. */
+export function assertRawAnswer(answer: string, what: string): RawResponse | undefined {
+  const res = firstResponse(answer);
+  if (!res) return undefined;
+  assert.ok(res.status >= 200 && res.status < 500, `${what}: status ${res.status}: ${answer.slice(0, 500)}`);
+  assert.equal(res.headers['x-content-type-options'], 'nosniff', `${what}: ${answer.slice(0, 500)}`);
+  if (res.status >= 400) {
+    assert.match(res.headers['content-type'] ?? '', /^application\/json/, `${what}: ${answer.slice(0, 500)}`);
+    const body = JSON.parse(res.body) as Record<string, unknown>;
+    assert.equal(typeof body.code, 'string', `${what}: ${res.body}`);
+    assert.equal(ERROR_STATUS[body.code as ErrorCode], res.status, `${what}: ${res.body}`);
+    assert.equal(typeof body.message, 'string', `${what}: ${res.body}`);
+    for (const key of Object.keys(body)) assert.ok(['code', 'message', 'field'].includes(key), `${what}: ${res.body}`);
+  }
+  return res;
+}
+
+const rawPost = (path: string, body: string, headers = '') =>
+  `POST ${path} HTTP/1.1\r\nHost: x\r\n${headers}Content-Type: application/json\r\n` +
+  `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+
+/** Requests as bytes: valid ones of many kinds, the seeds of raw mutations. */
+export const RAW_REQUESTS = [
+  'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n',
+  'POST /api/board/game HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n',
+  rawPost('/api/board/game', '{}'),
+  rawPost('/api/board/game/import/fen', JSON.stringify({ fen: VALID_FENS[0] })),
+  rawPost('/api/board/game', '{"white":{"id":"w","displayName":"W"}}', 'Connection: keep-alive\r\n'),
+  'POST /api/board/game/import/pgn HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+    'Transfer-Encoding: chunked\r\n\r\n10\r\n{"pgn":"1. e4 *"\r\n1\r\n}\r\n0\r\n\r\n',
+  'GET /api/board/game/AbCd1234/moves?square=e2 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\n\r\n',
+  'GET /api/board/game/AbCd1234 HTTP/1.0\r\n\r\n',
+];

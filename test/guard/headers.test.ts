@@ -6,6 +6,7 @@
 import { test, type TestContext } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { assertError, gameWithMoves, makeCheckedApp, makeTestApp } from '../helpers/app.ts';
+import { assertRawAnswer, rawExchange } from './fuzzKit.ts';
 
 const ALLOWED = 'https://board.example.org';
 const OTHER_ALLOWED = 'http://localhost:5173';
@@ -165,4 +166,43 @@ test('players and ids within the bounds of DECISIONS §2', async (t: TestContext
   const id = await gameWithMoves(app);
   assertError(await call(`/api/board/game/${id}x`), 'INVALID_GAME_ID', 'gameId');
   assertError(await call(`/api/board/game/${'A'.repeat(5000)}`), 'INVALID_GAME_ID', 'gameId');
+});
+
+test('requests that are not valid HTTP get an ApiError too, not the bare answers of Node', async (t: TestContext) => {
+  const { app } = await makeTestApp();
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  t.after(() => app.close());
+  const { port } = app.server.address() as { port: number };
+  const cases: Array<[string, string, RegExp]> = [
+    ['not HTTP', 'GARBAGE\r\n\r\n', /not valid HTTP/],
+    ['binary', '\u0000\u0001\u0002\u00ff', /not valid HTTP/],
+    ['a space in a header name', 'GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n', /not valid HTTP/],
+    ['headers over 16 KiB', `GET /healthz HTTP/1.1\r\nHost: x\r\nX: ${'a'.repeat(20_000)}\r\n\r\n`, /too large/],
+    ['a length that is no number', 'POST /api/board/game HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', /HTTP/],
+    [
+      'both Transfer-Encoding and Content-Length',
+      'POST /api/board/game HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n',
+      /not valid HTTP/,
+    ],
+    [
+      'a body shorter than its length',
+      'POST /api/board/game HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 9\r\n\r\n{}',
+      /HTTP/,
+    ],
+    ['HTTP/1.1 without Host', 'GET /healthz HTTP/1.1\r\n\r\n', /Host header/],
+  ];
+  for (const [what, bytes, message] of cases) {
+    const res = assertRawAnswer(await rawExchange(port, bytes), what);
+    t.assert.ok(res, `${what}: no answer`);
+    t.assert.equal(res.status, 400, what);
+    t.assert.equal(JSON.parse(res.body).code, 'INVALID_BODY', what);
+    t.assert.match(JSON.parse(res.body).message, message, what);
+  }
+  // An expectation Node does not know is ignored, not answered with a bare 417; HTTP/1.0 needs no Host.
+  const expect = assertRawAnswer(
+    await rawExchange(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: the-unexpected\r\n\r\n'),
+    'Expect',
+  );
+  t.assert.equal(expect?.status, 200);
+  t.assert.equal(assertRawAnswer(await rawExchange(port, 'GET /healthz HTTP/1.0\r\n\r\n'), 'HTTP/1.0')?.status, 200);
 });
