@@ -6,13 +6,26 @@ import { buildApp } from './http/app.ts';
 import { createMetrics, timedStore } from './http/metrics.ts';
 import { GameService } from './service/games.ts';
 import { newGameId } from './service/ids.ts';
-import { openStore } from './store/open.ts';
+import { ChangeFeed } from './bus/feed.ts';
+import { ChangeListener } from './bus/postgres.ts';
+import { isSharedStore, openStore } from './store/open.ts';
 
 export async function start(config: Config) {
   const metrics = createMetrics();
-  const store = timedStore(await openStore(config.databaseUrl), metrics);
+  // Until the app (and its logger) exists, problems of idle database connections are written to stderr.
+  let warn: (message: string) => void = message => {
+    process.stderr.write(`${message}\n`);
+  };
+  const store = timedStore(
+    await openStore(config.databaseUrl, { onError: error => warn(`database connection: ${error.message}`) }),
+    metrics,
+  );
+  const shared = isSharedStore(config.databaseUrl);
+  const feed = new ChangeFeed(store, error => warn(`stream catch-up: ${String(error)}`));
   const games = new GameService({
     store,
+    bus: feed,
+    sharedStore: shared,
     newId: newGameId,
     clock: () => new Date(),
     cacheSize: config.gameCacheSize,
@@ -33,6 +46,12 @@ export async function start(config: Config) {
     trustProxy: config.trustProxy,
     logger: { level: config.logLevel },
   });
+  warn = message => app.log.warn(message);
+  // Several instances on one database: changes committed elsewhere reach this instance's streams.
+  const listener = shared
+    ? new ChangeListener(config.databaseUrl, feed, { warn, info: message => app.log.info(message) })
+    : undefined;
+  await listener?.start();
   await app.listen({ port: config.port, host: config.host });
 
   let closing = false;
@@ -47,6 +66,8 @@ export async function start(config: Config) {
     timer.unref();
     try {
       await app.close();
+      await listener?.close();
+      await feed.close();
       await store.close();
       process.exit(0);
     } catch (error) {

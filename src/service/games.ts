@@ -30,6 +30,7 @@ export interface GameServiceDeps {
   newId: () => string;
   clock: () => Date;
   bus?: EventBus; // where committed changes go; an in-process bus by default
+  sharedStore?: boolean; // other instances change games too: read through to the store, false
   cacheSize?: number; // games kept in memory, e.g. 10000
   maxPgnPlies?: number; // e.g. 10000
 }
@@ -49,6 +50,7 @@ export class GameService {
   readonly bus: EventBus;
   private readonly cacheSize: number;
   private readonly maxPgnPlies: number;
+  private readonly sharedStore: boolean;
   private readonly cache = new Map<string, Game>();
   private readonly queues = new Map<string, Promise<unknown>>();
 
@@ -59,6 +61,7 @@ export class GameService {
     this.bus = deps.bus ?? new ChangeFeed(this.store);
     this.cacheSize = deps.cacheSize ?? 10_000;
     this.maxPgnPlies = deps.maxPgnPlies ?? 10_000;
+    this.sharedStore = deps.sharedStore ?? false;
   }
 
   // Only the players are taken from the request: spreading it whole would let a body set the id or the date.
@@ -74,15 +77,18 @@ export class GameService {
     return this.insert(input => gameFromPgn(input, pgn, { maxPlies: this.maxPgnPlies }));
   }
 
-  /** The current game; rejects with GAME_NOT_FOUND. */
+  /**
+   * The current game; rejects with GAME_NOT_FOUND. On a shared store another instance may have changed it,
+   * so the stored version is read every time; the cached game is used when it is that version.
+   */
   async get(id: string): Promise<Game> {
-    const game = this.cache.get(id) ?? (await this.load(id));
+    const game = (this.sharedStore ? undefined : this.cache.get(id)) ?? (await this.load(id));
     if (!game) throw notFound(id);
     return game;
   }
 
   async exists(id: string): Promise<boolean> {
-    return this.cache.has(id) || (await this.load(id)) !== undefined;
+    return (!this.sharedStore && this.cache.has(id)) || (await this.load(id)) !== undefined;
   }
 
   /**
@@ -124,7 +130,7 @@ export class GameService {
     const record = await this.store.get(id);
     if (!record) return undefined;
     const cached = this.cache.get(id);
-    if (cached && cached.record.version >= record.version) return cached;
+    if (cached && cached.record.version === record.version) return cached;
     const game = restoreGame(record);
     this.remember(game);
     return game;

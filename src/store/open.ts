@@ -1,11 +1,13 @@
-/** Picks the store adapter from DATABASE_URL: a path or `sqlite:PATH` for SQLite. */
+/** Picks the store adapter from DATABASE_URL: `postgres://...` for PostgreSQL, a path or `sqlite:PATH` for SQLite. */
+import { PostgresGameStore, type PostgresOptions } from './postgres.ts';
 import { SqliteGameStore } from './sqlite.ts';
 import type { GameStore } from './store.ts';
 
-export function openStore(databaseUrl: string): Promise<GameStore> {
-  if (/^postgres(ql)?:\/\//i.test(databaseUrl)) {
-    return Promise.reject(new Error('PostgreSQL is not supported yet; use a SQLite path'));
-  }
+/** True when the URL names a database that several instances may share. */
+export const isSharedStore = (databaseUrl: string): boolean => /^postgres(ql)?:\/\//i.test(databaseUrl);
+
+export async function openStore(databaseUrl: string, options: PostgresOptions = {}): Promise<GameStore> {
+  if (isSharedStore(databaseUrl)) return PostgresGameStore.open(databaseUrl, options);
   const path = databaseUrl.replace(/^sqlite:(\/\/)?/i, '');
   return Promise.resolve(SqliteGameStore.open(path));
 }

@@ -69,8 +69,12 @@ export function stateEvent(moves: string[]): StateEvent {
   };
 }
 
-export function runGameStoreContract(name: string, makeStore: () => Promise<GameStore>): void {
-  describe(`GameStore contract: ${name}`, () => {
+export function runGameStoreContract(
+  name: string,
+  makeStore: () => Promise<GameStore>,
+  options: { skip?: string | false } = {},
+): void {
+  describe(`GameStore contract: ${name}`, { skip: options.skip ?? false }, () => {
     const open = async (t: TestContext): Promise<GameStore> => {
       const store = await makeStore();
       t.after(() => store.close());

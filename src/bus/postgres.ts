@@ -1,0 +1,105 @@
+/**
+ * Announcements between instances: one connection per instance LISTENs to the channel on which every
+ * committed update NOTIFYs `<gameId> <version>` (see store/postgres.ts), and hands them to the change feed,
+ * which reads the events from the change log. When the connection drops, it reconnects with backoff and
+ * has every stream read the log again, so nothing committed meanwhile is lost or repeated.
+ *
+ * ```ts
+ * const listener = new ChangeListener(url, feed);
+ * await listener.start();
+ * await listener.close();
+ * ```
+ */
+import pg from 'pg';
+import { CHANGES_CHANNEL } from '../store/postgres.ts';
+import type { ChangeFeed } from './feed.ts';
+
+const MIN_BACKOFF_MS = 100;
+const MAX_BACKOFF_MS = 2000;
+
+export class ChangeListener {
+  private client: pg.Client | undefined;
+  private closed = false;
+  private backoff = MIN_BACKOFF_MS;
+  private retry: NodeJS.Timeout | undefined;
+  private connectedOnce = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly feed: Pick<ChangeFeed, 'announce' | 'resync'>,
+    private readonly log: { warn: (message: string) => void; info: (message: string) => void } = {
+      warn: () => undefined,
+      info: () => undefined,
+    },
+  ) {}
+
+  /** True while the LISTEN connection is up. */
+  get connected(): boolean {
+    return this.client !== undefined;
+  }
+
+  /** Connects once; later drops reconnect by themselves. Rejects if the first connection fails. */
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 3000 });
+    let dropped = false;
+    const drop = (why: string) => {
+      if (dropped) return;
+      dropped = true;
+      if (this.client === client) this.client = undefined;
+      void client.end().catch(() => undefined);
+      if (this.closed) return;
+      this.log.warn(`change announcements lost (${why}); reconnecting`);
+      this.schedule();
+    };
+    client.on('error', error => drop(error.message));
+    client.on('end', () => drop('connection ended'));
+    client.on('notification', message => {
+      const [gameId, version] = (message.payload ?? '').split(' ');
+      if (gameId && version && /^\d+$/.test(version)) this.feed.announce(gameId, Number(version));
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+    } catch (error) {
+      dropped = true;
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.client = client;
+    this.backoff = MIN_BACKOFF_MS;
+    // Whatever was committed while nobody listened is in the log: every stream reads it.
+    if (this.connectedOnce) {
+      this.log.info('change announcements restored');
+      this.feed.resync();
+    }
+    this.connectedOnce = true;
+  }
+
+  private schedule(): void {
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => {
+      this.connect().catch((error: unknown) => {
+        this.log.warn(`reconnecting for change announcements failed: ${String(error)}`);
+        this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+        this.schedule();
+      });
+    }, this.backoff);
+    this.retry.unref();
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The shared store: PostgreSQL through a connection pool, for several instances serving the same games.
+ * An update is one statement (version-checked UPDATE, change-log INSERT and NOTIFY), so it commits or not
+ * as a whole and the announcement goes out exactly when the change is visible. Migrations in
+ * `sql/postgres/NNNN_name.sql` run at open under an advisory lock, so instances may start together.
+ * Errors that mean "the database cannot be reached" become UNAVAILABLE (503); nothing waits forever.
+ *
+ * ```ts
+ * const store = await PostgresGameStore.open('postgres://user@127.0.0.1:5432/chess');
+ * ```
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { GameRecord } from '../domain/game.ts';
+import { DomainError } from '../domain/errors.ts';
+import {
+  CHANGE_LOG_RETENTION_MS,
+  dataOf,
+  recordOf,
+  type GameData,
+  type GameStore,
+  type StateEvent,
+  type StoredChange,
+} from './store.ts';
+
+const MIGRATIONS_DIR = join(import.meta.dirname, 'sql', 'postgres');
+/** The NOTIFY channel of committed changes; the payload is `<gameId> <version>`. */
+export const CHANGES_CHANNEL = 'chess_game_changes';
+/** Any constant shared by all instances: the advisory lock that serializes migrations. */
+const MIGRATION_LOCK = 4_224_242;
+const PRUNE_EVERY = 1000;
+
+export interface PostgresOptions {
+  poolSize?: number; // connections per instance, 10
+  connectTimeoutMs?: number; // wait for a connection at most this long, 3000
+  queryTimeoutMs?: number; // a query that takes longer fails, 10000
+  onError?: (error: Error) => void; // errors of idle connections, for the log
+}
+
+const UPDATE_SQL = `
+WITH updated AS (
+  UPDATE games SET version = $2, updated_at = now(), data = $3 WHERE id = $1 AND version = $4 RETURNING id
+), logged AS (
+  INSERT INTO game_changes (game_id, version, event)
+  SELECT id, $2, $5 FROM updated WHERE $5::text IS NOT NULL
+)
+SELECT pg_notify('${CHANGES_CHANNEL}', id || ' ' || $2::text) FROM updated`;
+
+export class PostgresGameStore implements GameStore {
+  private updates = 0;
+
+  private constructor(private readonly pool: pg.Pool) {}
+
+  static async open(url: string, options: PostgresOptions = {}): Promise<PostgresGameStore> {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 3000,
+      query_timeout: options.queryTimeoutMs ?? 10_000,
+      idleTimeoutMillis: 30_000,
+    });
+    // An idle connection that dies (database restart) must not take the process with it.
+    pool.on('error', error => options.onError?.(error));
+    const store = new PostgresGameStore(pool);
+    try {
+      await store.run(() => migrate(pool));
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return store;
+  }
+
+  create(record: GameRecord): Promise<boolean> {
+    return this.run(async () => {
+      const result = await this.pool.query(
+        'INSERT INTO games (id, version, created_at, data) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
+        [record.id, record.version, record.createdAt, JSON.stringify(dataOf(record))],
+      );
+      return result.rowCount === 1;
+    });
+  }
+
+  get(id: string): Promise<GameRecord | undefined> {
+    return this.run(async () => {
+      const result = await this.pool.query<{ id: string; version: number; created_at: string; data: string }>(
+        'SELECT id, version, created_at, data FROM games WHERE id = $1',
+        [id],
+      );
+      const row = result.rows[0];
+      return row && recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as GameData);
+    });
+  }
+
+  update(record: GameRecord, expectedVersion: number, event?: StateEvent): Promise<boolean> {
+    return this.run(async () => {
+      const result = await this.pool.query(UPDATE_SQL, [
+        record.id,
+        record.version,
+        JSON.stringify(dataOf(record)),
+        expectedVersion,
+        event ? JSON.stringify(event) : null,
+      ]);
+      const saved = result.rowCount === 1;
+      if (saved && ++this.updates % PRUNE_EVERY === 0) void this.prune();
+      return saved;
+    });
+  }
+
+  changesSince(id: string, afterVersion: number): Promise<StoredChange[]> {
+    return this.run(async () => {
+      const result = await this.pool.query<{ version: number; event: string }>(
+        'SELECT version, event FROM game_changes WHERE game_id = $1 AND version > $2 ORDER BY version',
+        [id, afterVersion],
+      );
+      return result.rows.map(row => ({ gameId: id, version: row.version, event: JSON.parse(row.event) as StateEvent }));
+    });
+  }
+
+  ping(): Promise<void> {
+    return this.run(async () => {
+      await this.pool.query('SELECT 1');
+    });
+  }
+
+  async close(): Promise<void> {
+    if (!this.pool.ended) await this.pool.end();
+  }
+
+  private async prune(): Promise<void> {
+    try {
+      await this.pool.query("DELETE FROM game_changes WHERE created_at < now() - $1 * interval '1 millisecond'", [
+        CHANGE_LOG_RETENTION_MS,
+      ]);
+    } catch {
+      // The next prune tries again.
+    }
+  }
+
+  /** Runs a database call, turning "cannot reach the database" into UNAVAILABLE. */
+  private async run<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (isUnavailable(error)) throw new DomainError('UNAVAILABLE', 'the database is unreachable; try again shortly');
+      throw error;
+    }
+  }
+}
+
+/**
+ * Connection-level failures: no SQLSTATE (sockets, timeouts, a pool that cannot connect), or a SQLSTATE of
+ * class 08 (connection exception), 53 (insufficient resources) or 57P (the server is shutting down).
+ */
+export function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return /^(08|53|57P)/.test(code);
+  return true;
+}
+
+async function migrate(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+    );
+    const applied = new Set(
+      (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map(row => row.version),
+    );
+    const files = readdirSync(MIGRATIONS_DIR)
+      .filter(name => /^\d{4}_.+\.sql$/.test(name))
+      .sort();
+    for (const name of files) {
+      const version = Number(name.slice(0, 4));
+      if (applied.has(version)) continue;
+      await client.query(readFileSync(join(MIGRATIONS_DIR, name), 'utf8'));
+      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [version, name]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
