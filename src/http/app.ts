@@ -72,7 +72,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Behind a reverse proxy the client address (the rate-limit key) comes from X-Forwarded-For.
     trustProxy: trustProxyOption(deps.trustProxy),
     ajv: { customOptions: { coerceTypes: false, allErrors: false } },
-    return503OnClosing: true,
+    // Requests that arrive while closing get a 503 ApiError from the hook below, not the framework's own body.
+    return503OnClosing: false,
     // Long path parameters reach schema validation (INVALID_GAME_ID, INVALID_UCI...) instead of the router's
     // own 414; Node's header size limit bounds the URL anyway.
     routerOptions: { maxParamLength: 16 * 1024 },
@@ -102,7 +103,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorate('streams', hub);
   // Streams never end by themselves: end them (with SERVER_SHUTDOWN) before the server waits for requests.
-  app.addHook('preClose', () => hub.close());
+  let closing = false;
+  app.addHook('preClose', () => {
+    closing = true;
+    return hub.close();
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
+    void reply.header('connection', 'close');
+    done(new DomainError('UNAVAILABLE', 'the server is shutting down'));
+  });
 
   // One log line per request, without bodies or headers.
   app.addHook('onResponse', (request, reply, done) => {
