@@ -188,10 +188,12 @@ test('a stream counts as one request, however long it stays open', async (t: Tes
   const id = ((await created.json()) as { gameId: string }).gameId;
 
   // Opens the stream and resolves once `lines` lines (events or heartbeats) have arrived.
+  const remainingOnStreams: unknown[] = [];
   const openStream = (lines: number) =>
     within(
       new Promise<string[]>((resolve, reject) => {
         const request = httpRequest(`${base}/api/board/game/${id}/stream`, res => {
+          remainingOnStreams.push(res.headers['x-ratelimit-remaining']);
           let text = '';
           res.setEncoding('utf8');
           res.on('data', (chunk: string) => {
@@ -219,4 +221,6 @@ test('a stream counts as one request, however long it stays open', async (t: Tes
   const after = await fetch(`${base}/api/board/game/${id}`);
   t.assert.equal(after.status, 200);
   t.assert.equal(after.headers.get('x-ratelimit-remaining'), '5');
+  // The streams' own heads said what each took.
+  t.assert.deepEqual(remainingOnStreams, ['8', '6']);
 });
