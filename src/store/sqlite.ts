@@ -3,6 +3,11 @@
  * a crash of the process or of the machine. Migrations in `sql/sqlite/NNNN_name.sql` are applied in order
  * at open, each in its own transaction, and recorded in `schema_migrations`.
  *
+ * Writes are group-committed: the creates and updates asked for during one turn of the event loop run in one
+ * transaction, so that one sync of the file makes the whole batch durable, and each promise resolves only
+ * after that commit. Should any write of a batch throw, the batch is rolled back and every write is run
+ * again in a transaction of its own, so that one bad write cannot take the others with it.
+ *
  * ```ts
  * const store = SqliteGameStore.open('./data/chess.sqlite'); // or ':memory:'
  * ```
@@ -26,6 +31,13 @@ const PRUNE_EVERY = 1000;
 
 const MIGRATIONS_DIR = join(import.meta.dirname, 'sql', 'sqlite');
 
+/** One write waiting for the next group commit. */
+interface Pending {
+  write: () => boolean;
+  resolve: (saved: boolean) => void;
+  reject: (error: unknown) => void;
+}
+
 interface Row {
   id: string;
   version: number;
@@ -41,9 +53,9 @@ export class SqliteGameStore implements GameStore {
   private readonly logStmt: Database.Statement<[string, number, number, string]>;
   private readonly changesStmt: Database.Statement<[string, number], { version: number; event: string }>;
   private readonly pruneStmt: Database.Statement<[number]>;
-  private readonly updateTx: Database.Transaction<
-    (record: GameRecord, expectedVersion: number, event?: StateEvent) => boolean
-  >;
+  private readonly batchTx: Database.Transaction<(writes: Pending[]) => boolean[]>;
+  private readonly singleTx: Database.Transaction<(write: () => boolean) => boolean>;
+  private pending: Pending[] = [];
   private updates = 0;
 
   private constructor(db: Database.Database) {
@@ -58,14 +70,8 @@ export class SqliteGameStore implements GameStore {
       'SELECT version, event FROM game_changes WHERE game_id = ? AND version > ? ORDER BY version',
     );
     this.pruneStmt = db.prepare('DELETE FROM game_changes WHERE created_at < ?');
-    this.updateTx = db.transaction((record: GameRecord, expectedVersion: number, event?: StateEvent) => {
-      const now = new Date();
-      const data = JSON.stringify(dataOf(record));
-      const info = this.updateStmt.run(record.version, now.toISOString(), data, record.id, expectedVersion);
-      if (info.changes !== 1) return false;
-      if (event) this.logStmt.run(record.id, record.version, now.getTime(), JSON.stringify(event));
-      return true;
-    });
+    this.batchTx = db.transaction((writes: Pending[]) => writes.map(pending => pending.write()));
+    this.singleTx = db.transaction((write: () => boolean) => write());
   }
 
   static open(path: string): SqliteGameStore {
@@ -79,9 +85,11 @@ export class SqliteGameStore implements GameStore {
   }
 
   create(record: GameRecord): Promise<boolean> {
-    const now = new Date().toISOString();
-    const info = this.insertStmt.run(record.id, record.version, record.createdAt, now, JSON.stringify(dataOf(record)));
-    return Promise.resolve(info.changes === 1);
+    const data = JSON.stringify(dataOf(record));
+    return this.enqueue(() => {
+      const now = new Date().toISOString();
+      return this.insertStmt.run(record.id, record.version, record.createdAt, now, data).changes === 1;
+    });
   }
 
   get(id: string): Promise<GameRecord | undefined> {
@@ -92,9 +100,55 @@ export class SqliteGameStore implements GameStore {
   }
 
   update(record: GameRecord, expectedVersion: number, event?: StateEvent): Promise<boolean> {
-    const saved = this.updateTx.immediate(record, expectedVersion, event);
-    if (saved && ++this.updates % PRUNE_EVERY === 0) this.pruneStmt.run(Date.now() - CHANGE_LOG_RETENTION_MS);
-    return Promise.resolve(saved);
+    const data = JSON.stringify(dataOf(record));
+    const logged = event && JSON.stringify(event);
+    return this.enqueue(() => {
+      const now = new Date();
+      const info = this.updateStmt.run(record.version, now.toISOString(), data, record.id, expectedVersion);
+      if (info.changes !== 1) return false;
+      if (logged) this.logStmt.run(record.id, record.version, now.getTime(), logged);
+      this.updates++;
+      return true;
+    });
+  }
+
+  private enqueue(write: () => boolean): Promise<boolean> {
+    if (!this.db.open) return Promise.reject(new TypeError('The database connection is not open'));
+    return new Promise((resolve, reject) => {
+      if (this.pending.push({ write, resolve, reject }) === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  /** Commits every waiting write, in the order they were asked for, then settles their promises. */
+  private flush(): void {
+    const batch = this.pending;
+    if (batch.length === 0) return;
+    this.pending = [];
+    const before = this.updates;
+    let results: boolean[] | undefined;
+    try {
+      results = this.batchTx.immediate(batch);
+    } catch {
+      this.updates = before; // the batch was rolled back: nothing it counted was written
+    }
+    if (results) {
+      batch.forEach((pending, i) => pending.resolve(results[i]!));
+    } else {
+      for (const pending of batch) {
+        try {
+          pending.resolve(this.singleTx.immediate(pending.write));
+        } catch (error) {
+          pending.reject(error);
+        }
+      }
+    }
+    if (Math.floor(this.updates / PRUNE_EVERY) > Math.floor(before / PRUNE_EVERY)) {
+      try {
+        this.pruneStmt.run(Date.now() - CHANGE_LOG_RETENTION_MS);
+      } catch {
+        // Pruning is housekeeping: when it fails (a busy or full disk) the next thousand updates try again.
+      }
+    }
   }
 
   changesSince(id: string, afterVersion: number): Promise<StoredChange[]> {
@@ -111,7 +165,9 @@ export class SqliteGameStore implements GameStore {
   }
 
   close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return Promise.resolve();
+    this.flush(); // writes asked for before close are committed, not dropped
+    this.db.close();
     return Promise.resolve();
   }
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test, type TestContext } from 'node:test';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
-import { makeRecord, runGameStoreContract, VARIED_RECORDS } from './gameStore.contract.ts';
+import { makeRecord, runGameStoreContract, stateEvent, VARIED_RECORDS } from './gameStore.contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'chess-sqlite-store-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,4 +60,75 @@ test('SQLite: ping rejects after close; close twice is harmless', async (t: Test
   await store.close();
   await t.assert.rejects(async () => store.ping());
   await store.close();
+});
+
+test('SQLite group commit: writes asked for together all land, each judged in the order asked', async (t: TestContext) => {
+  const path = newFile();
+  const store = SqliteGameStore.open(path);
+  const records = Array.from({ length: 200 }, () => makeRecord());
+  // Asked for in one turn of the event loop: one batch.
+  const created = await Promise.all(records.map(record => store.create(record)));
+  t.assert.deepEqual(
+    created,
+    records.map(() => true),
+  );
+  // Two updates of one game from the same version in one batch: the first asked wins, the second loses.
+  const first = records.map(record =>
+    store.update({ ...record, version: 2, moves: ['e2e4'] }, 1, stateEvent(['e2e4'])),
+  );
+  const second = records.map(record => store.update({ ...record, version: 2, moves: ['d2d4'] }, 1));
+  t.assert.deepEqual(
+    await Promise.all(first),
+    records.map(() => true),
+  );
+  t.assert.deepEqual(
+    await Promise.all(second),
+    records.map(() => false),
+  );
+  await store.close();
+
+  const reopened = SqliteGameStore.open(path);
+  t.after(() => reopened.close());
+  for (const record of records) {
+    t.assert.deepEqual(await reopened.get(record.id), { ...record, version: 2, moves: ['e2e4'] });
+    t.assert.deepEqual(
+      (await reopened.changesSince(record.id, 1)).map(change => change.version),
+      [2],
+    );
+  }
+});
+
+test('SQLite group commit: a write that fails takes no other write of its batch with it', async (t: TestContext) => {
+  const store = SqliteGameStore.open(newFile());
+  t.after(() => store.close());
+  const [bad, good] = [makeRecord(), makeRecord()];
+  await Promise.all([store.create(bad), store.create(good)]);
+  await store.update({ ...bad, version: 2 }, 1, stateEvent(['e2e4']));
+  // Version 2 again with an event: the change log already holds version 2, so this write throws.
+  const failing = store.update({ ...bad, version: 2, moves: ['d2d4'] }, 2, stateEvent(['d2d4']));
+  const fresh = makeRecord();
+  const others = [store.create(fresh), store.update({ ...good, version: 2, moves: ['g1f3'] }, 1)];
+  await t.assert.rejects(failing, /UNIQUE constraint failed/);
+  t.assert.deepEqual(await Promise.all(others), [true, true]);
+  t.assert.deepEqual(await store.get(fresh.id), fresh);
+  t.assert.deepEqual((await store.get(good.id))!.moves, ['g1f3']);
+  t.assert.deepEqual(await store.get(bad.id), { ...bad, version: 2 });
+  t.assert.deepEqual(
+    (await store.changesSince(bad.id, 0)).map(change => change.event.state.moves),
+    [['e2e4']],
+  );
+});
+
+test('SQLite group commit: close commits the writes still waiting; writes after close reject', async (t: TestContext) => {
+  const path = newFile();
+  const store = SqliteGameStore.open(path);
+  const record = makeRecord();
+  const created = store.create(record);
+  await store.close(); // before the batch's turn came
+  t.assert.equal(await created, true);
+  await t.assert.rejects(store.create(makeRecord()), /not open/);
+
+  const reopened = SqliteGameStore.open(path);
+  t.after(() => reopened.close());
+  t.assert.deepEqual(await reopened.get(record.id), record);
 });
