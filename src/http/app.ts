@@ -102,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onOpenStreamsChanged: open => metrics.openStreams.set(open),
   });
   app.decorate('streams', hub);
+  app.decorateRequest('game', undefined); // set by requireGame
   // Streams never end by themselves: end them (with SERVER_SHUTDOWN) before the server waits for requests.
   let closing = false;
   app.addHook('preClose', () => {

@@ -16,7 +16,7 @@
  * await registerGuards(app, { tokens: ['s3cret-token'], rateLimit: { max: 300, windowMs: 60_000 }, corsOrigins: [] });
  * ```
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import cors from '@fastify/cors';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { DomainError } from '../domain/errors.ts';
@@ -75,9 +75,11 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
   }
 
   // HTTP/1.1 requires a Host header (RFC 9112 §3.2). Node's own refusal has no body, so the app refuses it.
-  app.addHook('onRequest', async request => {
+  app.addHook('onRequest', (request, _reply, done) => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-      throw new DomainError('INVALID_BODY', 'an HTTP/1.1 request needs a Host header');
+      done(new DomainError('INVALID_BODY', 'an HTTP/1.1 request needs a Host header'));
+    } else {
+      done();
     }
   });
   // An Expect other than 100-continue would get Node's bare 417; the expectation is ignored instead (RFC 9110
@@ -97,39 +99,47 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
     limiter = app.createRateLimit();
   }
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  const authError = (header: string | undefined, token: string | undefined): DomainError | undefined => {
+    if (!tokens.enabled || token !== undefined) return undefined;
+    return new DomainError(
+      'UNAUTHORIZED',
+      BearerTokens.presents(header)
+        ? 'the bearer token is not valid'
+        : 'this request needs an Authorization: Bearer <token> header',
+    );
+  };
+
+  // Callback style, so that a request that waits for nothing (no rate limit configured) costs no promise.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     // A CORS preflight carries no credentials; a disallowed one falls through to NOT_FOUND.
-    if (request.method === 'OPTIONS' || !isApiRequest(request)) return;
+    if (request.method === 'OPTIONS' || !isApiRequest(request)) return done();
     const header = request.headers.authorization;
     const token = tokens.enabled ? tokens.identify(header) : undefined;
     request.clientKey = token ?? `address:${normalizeIP(request.ip)}`;
-
-    if (limiter) {
-      const state = await limiter(request);
-      if (!state.isAllowed) {
-        reply.header('x-ratelimit-limit', state.max);
-        reply.header('x-ratelimit-remaining', state.remaining);
-        reply.header('x-ratelimit-reset', state.ttlInSeconds);
-        if (state.isExceeded) {
-          const seconds = Math.max(1, state.ttlInSeconds);
-          reply.header('retry-after', String(seconds));
-          throw new DomainError(
-            'RATE_LIMITED',
-            `too many requests: at most ${state.max} every ${formatWindow(state.timeWindow)}; retry in ${seconds} s`,
-          );
-        }
-      }
-    }
-
-    if (tokens.enabled && token === undefined) {
-      throw new DomainError(
-        'UNAUTHORIZED',
-        BearerTokens.presents(header)
-          ? 'the bearer token is not valid'
-          : 'this request needs an Authorization: Bearer <token> header',
-      );
-    }
+    // Counted before the token is judged, so that guessing tokens is limited too.
+    if (!limiter) return done(authError(header, token));
+    limiter(request).then(
+      state => done(limitError(state, reply) ?? authError(header, token)),
+      (error: Error) => done(error),
+    );
   });
+}
+
+type LimitState = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
+
+/** Sets the rate-limit headers of a request near or over its limit; the error when it is over. */
+function limitError(state: LimitState, reply: FastifyReply): DomainError | undefined {
+  if (state.isAllowed) return undefined;
+  reply.header('x-ratelimit-limit', state.max);
+  reply.header('x-ratelimit-remaining', state.remaining);
+  reply.header('x-ratelimit-reset', state.ttlInSeconds);
+  if (!state.isExceeded) return undefined;
+  const seconds = Math.max(1, state.ttlInSeconds);
+  reply.header('retry-after', String(seconds));
+  return new DomainError(
+    'RATE_LIMITED',
+    `too many requests: at most ${state.max} every ${formatWindow(state.timeWindow)}; retry in ${seconds} s`,
+  );
 }
 
 const formatWindow = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);

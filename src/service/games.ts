@@ -82,13 +82,23 @@ export class GameService {
    * so the stored version is read every time; the cached game is used when it is that version.
    */
   async get(id: string): Promise<Game> {
-    const game = (this.sharedStore ? undefined : this.cache.get(id)) ?? (await this.load(id));
+    const game = await this.find(id);
     if (!game) throw notFound(id);
     return game;
   }
 
-  async exists(id: string): Promise<boolean> {
-    return (!this.sharedStore && this.cache.has(id)) || (await this.load(id)) !== undefined;
+  /** The current game, or undefined when there is none. */
+  find(id: string): Promise<Game | undefined> {
+    const cached = this.cached(id);
+    return cached ? Promise.resolve(cached) : this.load(id);
+  }
+
+  /**
+   * The game from memory when memory can be trusted to hold its current version (not on a shared store),
+   * without waiting: the fast path of reads.
+   */
+  cached(id: string): Game | undefined {
+    return this.sharedStore ? undefined : this.cache.get(id);
   }
 
   /**

@@ -2,7 +2,7 @@
  * The REST operations of SPEC §Endpoints under `/api/board/game`. Handlers are thin: validated input in,
  * one service call, a view out.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import {
@@ -13,12 +13,13 @@ import {
   legalMovesOf,
   makeMove,
   redo,
+  type Game,
   resign,
   undo,
 } from '../../domain/game.ts';
 import type { GameService } from '../../service/games.ts';
 import type { Metrics } from '../metrics.ts';
-import { requireGame } from '../requireGame.ts';
+import { foundGame, requireGame } from '../requireGame.ts';
 import {
   CreateGameRequest,
   DrawParams,
@@ -42,6 +43,24 @@ export interface GameRoutesOptions {
 }
 
 const security = [{ bearerAuth: [] }];
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Answers of reads, serialized once per game version (a Game never changes; a change makes a new one) with
+ * the route's own response serializer: a game read many times between two moves costs a lookup per read.
+ */
+const gameFullJson = new WeakMap<Game, string>();
+const legalMovesJson = new WeakMap<Game, string>();
+
+/** Sends the view of `game` from `cache`, serializing `view()` with the route's 200 schema on a miss. */
+function sendCached(reply: FastifyReply, cache: WeakMap<Game, string>, game: Game, view: () => unknown): void {
+  let json = cache.get(game);
+  if (json === undefined) {
+    json = reply.serialize(view()) as string;
+    cache.set(game, json);
+  }
+  void reply.type(JSON_TYPE).send(json);
+}
 const tags = ['games'];
 
 export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify, { games, publicUrl, metrics }) => {
@@ -128,7 +147,10 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
         response: { 200: ref(GameFull), ...errorResponses(400, 401, 404, 429) },
       },
     },
-    async request => gameFullOf(await games.get(request.params.gameId)),
+    (request, reply) => {
+      const game = foundGame(request);
+      sendCached(reply, gameFullJson, game, () => gameFullOf(game));
+    },
   );
 
   app.post(
@@ -187,7 +209,12 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
         response: { 200: ref(LegalMovesResponse), ...errorResponses(400, 401, 404, 429) },
       },
     },
-    async request => ({ moves: legalMovesOf(await games.get(request.params.gameId), request.query.square) }),
+    (request, reply) => {
+      const game = foundGame(request);
+      const { square } = request.query;
+      if (square !== undefined) void reply.send({ moves: legalMovesOf(game, square) });
+      else sendCached(reply, legalMovesJson, game, () => ({ moves: legalMovesOf(game) }));
+    },
   );
 
   app.post(
@@ -259,7 +286,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
       },
     },
     async (request, reply) => {
-      const game = await games.get(request.params.gameId);
+      const game = foundGame(request);
       return reply.type('text/plain; charset=utf-8').send(gameStateOf(game).fen);
     },
   );
@@ -281,7 +308,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
       },
     },
     async (request, reply) => {
-      const game = await games.get(request.params.gameId);
+      const game = foundGame(request);
       const site = publicUrl ? `${publicUrl}/game/${game.record.id}` : '?';
       return reply.type('application/x-chess-pgn; charset=utf-8').send(exportPgn(game, { site }));
     },
