@@ -21,13 +21,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { exportPgn, isOver, legalMovesOf, makeMove, newGame, type Game } from '../src/domain/game.ts';
+import { exportPgn } from '../src/domain/game.ts';
+import { freePort, randomGame } from './common.ts';
 import type { Fixtures } from './bare.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -198,39 +198,6 @@ function loadProcess(): void {
 
 // ---------------------------------------------------------------------------------------------------------
 // Conductor.
-
-/** A legal game of `plies` moves from a seeded random walk that never ends the game early. */
-function randomGame(plies: number, seed: number): Game {
-  let state = seed;
-  const random = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  for (let attempt = 0; attempt < 1000; attempt++) {
-    let game = newGame({ id: 'fixture0', createdAt: new Date().toISOString() });
-    while (game.record.moves.length < plies && !isOver(game)) {
-      const moves = legalMovesOf(game);
-      const result = makeMove(game, moves[Math.floor(random() * moves.length)]!.uci);
-      if (!result.ok) throw result.error;
-      game = result.value.game;
-    }
-    if (game.record.moves.length === plies && !isOver(game)) return game;
-  }
-  throw new Error('no game of that length');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 interface Target {
   name: string;
@@ -461,10 +428,15 @@ async function main(): Promise<void> {
       '| Workload | service req/s | bare req/s | ratio | service p50 / p99 ms | bare p50 / p99 ms | p99 ratio | service non-2xx | bare non-2xx |',
       '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
       ...rows,
-      '',
-      `POST move durability (SQLite, read back after SIGKILL): ${ackedTotal} moves acknowledged in ${acked.size} games ` +
-        `(of ${sent} sent), ${lost} lost, ${unacknowledged} stored without an answer (in flight when a round ended).`,
     ];
+    if (sent > 0) {
+      out.push(
+        '',
+        `POST move durability (SQLite, read back after SIGKILL): ${ackedTotal} moves acknowledged in ${acked.size} ` +
+          `games (of ${sent} sent), ${lost} lost, ${unacknowledged} stored without an answer (in flight when a ` +
+          `round ended).`,
+      );
+    }
     process.stdout.write(`${out.join('\n')}\n`);
     if (lost > 0) process.exitCode = 1;
     load.kill();

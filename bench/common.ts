@@ -1,0 +1,46 @@
+/** What the benchmark scripts share: a free port, a process's resident memory, a seeded legal game. */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { isOver, legalMovesOf, makeMove, newGame, type Game } from '../src/domain/game.ts';
+
+/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+
+/** The resident set size of a process, in KiB (Linux). */
+export const rssKiB = (pid: number): number => {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!match) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(match[1]);
+};
+
+/** A legal game of `plies` moves from a seeded random walk that never ends the game early. */
+export function randomGame(plies: number, seed: number): Game {
+  let state = seed;
+  const random = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    let game = newGame({ id: 'fixture0', createdAt: new Date().toISOString() });
+    while (game.record.moves.length < plies && !isOver(game)) {
+      const moves = legalMovesOf(game);
+      const result = makeMove(game, moves[Math.floor(random() * moves.length)]!.uci);
+      if (!result.ok) throw result.error;
+      game = result.value.game;
+    }
+    if (game.record.moves.length === plies && !isOver(game)) return game;
+  }
+  throw new Error('no game of that length');
+}
