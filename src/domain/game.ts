@@ -273,10 +273,13 @@ export const isOver = (game: Game): boolean => game.positionEnd !== undefined ||
 /** `state.pgn`: the movetext of the game so far. */
 export const movetextOf = (game: Game): string => makeMovetext(game.startPly, game.sans);
 
+/** The FEN of the current position. */
+export const fenOf = (game: Game): string => game.fens[game.fens.length - 1]!;
+
 export function gameStateOf(game: Game): GameStateView {
   const { record } = game;
   return {
-    fen: game.fens[game.fens.length - 1]!,
+    fen: fenOf(game),
     pgn: movetextOf(game),
     turn: game.pos.turn,
     status: statusOf(game),

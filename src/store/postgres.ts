@@ -9,8 +9,6 @@
  * const store = await PostgresGameStore.open('postgres://user@127.0.0.1:5432/chess');
  * ```
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import pg from 'pg';
 import type { GameRecord } from '../domain/game.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -23,8 +21,8 @@ import {
   type StateEvent,
   type StoredChange,
 } from './store.ts';
+import { migrations } from './migrations.ts';
 
-const MIGRATIONS_DIR = join(import.meta.dirname, 'sql', 'postgres');
 /** The NOTIFY channel of committed changes; the payload is `<gameId> <version>`. */
 export const CHANGES_CHANNEL = 'chess_game_changes';
 /** Any constant shared by all instances: the advisory lock that serializes migrations. */
@@ -171,13 +169,9 @@ async function migrate(pool: pg.Pool): Promise<void> {
     const applied = new Set(
       (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map(row => row.version),
     );
-    const files = readdirSync(MIGRATIONS_DIR)
-      .filter(name => /^\d{4}_.+\.sql$/.test(name))
-      .sort();
-    for (const name of files) {
-      const version = Number(name.slice(0, 4));
+    for (const { version, name, sql } of migrations('postgres')) {
       if (applied.has(version)) continue;
-      await client.query(readFileSync(join(MIGRATIONS_DIR, name), 'utf8'));
+      await client.query(sql);
       await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [version, name]);
     }
     await client.query('COMMIT');

@@ -12,8 +12,8 @@
  * const store = SqliteGameStore.open('./data/chess.sqlite'); // or ':memory:'
  * ```
  */
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { GameRecord } from '../domain/game.ts';
 import {
@@ -25,11 +25,10 @@ import {
   type StateEvent,
   type StoredChange,
 } from './store.ts';
+import { migrations } from './migrations.ts';
 
 /** Updates between two prunings of the change log. */
 const PRUNE_EVERY = 1000;
-
-const MIGRATIONS_DIR = join(import.meta.dirname, 'sql', 'sqlite');
 
 /** One write waiting for the next group commit. */
 interface Pending {
@@ -182,13 +181,8 @@ function migrate(db: Database.Database): void {
       .all()
       .map(row => row.version),
   );
-  const files = readdirSync(MIGRATIONS_DIR)
-    .filter(name => /^\d{4}_.+\.sql$/.test(name))
-    .sort();
-  for (const name of files) {
-    const version = Number(name.slice(0, 4));
+  for (const { version, name, sql } of migrations('sqlite')) {
     if (applied.has(version)) continue;
-    const sql = readFileSync(join(MIGRATIONS_DIR, name), 'utf8');
     db.transaction(() => {
       db.exec(sql);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(

@@ -4,6 +4,7 @@
  */
 import { test, type TestContext } from 'node:test';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
+import { storeWith } from '../helpers/store.ts';
 import type { GameStore } from '../../src/store/store.ts';
 import { assertError, json, makeCheckedApp, mediaType, responseChecker } from '../helpers/app.ts';
 
@@ -38,16 +39,8 @@ const SUCCESS: Record<string, [string, string, string]> = {
 };
 
 /** A real store whose `failing` methods reject with `error`, to reach the 5xx paths. */
-function failingStore(real: GameStore, failing: Array<keyof GameStore>, error: Error): GameStore {
-  const fails = (name: keyof GameStore) => failing.includes(name);
-  return {
-    create: record => (fails('create') ? Promise.reject(error) : real.create(record)),
-    get: id => (fails('get') ? Promise.reject(error) : real.get(id)),
-    update: (record, version, event) => (fails('update') ? Promise.reject(error) : real.update(record, version, event)),
-    changesSince: (id, after) => (fails('changesSince') ? Promise.reject(error) : real.changesSince(id, after)),
-    ping: () => (fails('ping') ? Promise.reject(error) : real.ping()),
-    close: () => real.close(),
-  };
+function failingStore(real: GameStore, failing: Array<Exclude<keyof GameStore, 'close'>>, error: Error): GameStore {
+  return storeWith(real, Object.fromEntries(failing.map(name => [name, () => Promise.reject(error)])));
 }
 
 test('GET /openapi.json: OpenAPI 3, version 1.0.0, every operationId of the spec at its method and path', async (t: TestContext) => {

@@ -10,21 +10,19 @@ import { newGameId } from '../../src/service/ids.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import type { GameStore } from '../../src/store/store.ts';
 import { gameWithMoves, json, makeTestApp } from '../helpers/app.ts';
+import { storeWith } from '../helpers/store.ts';
 
 /** A store that counts its reads. */
 function countingStore(store: GameStore): GameStore & { reads: number } {
-  const counted = {
-    reads: 0,
-    create: store.create.bind(store),
-    update: store.update.bind(store),
-    get: (id: string) => {
-      counted.reads++;
-      return store.get(id);
-    },
-    changesSince: store.changesSince.bind(store),
-    ping: store.ping.bind(store),
-    close: store.close.bind(store),
-  };
+  const counted = Object.assign(
+    storeWith(store, {
+      get: id => {
+        counted.reads++;
+        return store.get(id);
+      },
+    }),
+    { reads: 0 },
+  );
   return counted;
 }
 

@@ -7,6 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { test, type TestContext } from 'node:test';
 import { newGame } from '../../src/domain/game.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
+import { storeWith } from '../helpers/store.ts';
 import type { GameStore } from '../../src/store/store.ts';
 import { listenApp, openStream, waitUntil } from './helpers.ts';
 
@@ -69,17 +70,12 @@ test('the third stream of a client is 429 RATE_LIMITED with Retry-After; closing
 
 /** A store whose reads take `ms`: the stream request waits in its game lookup. */
 function slowReads(store: GameStore, ms: number): GameStore {
-  return {
-    create: record => store.create(record),
+  return storeWith(store, {
     get: async id => {
       await new Promise(resolve => setTimeout(resolve, ms));
       return store.get(id);
     },
-    update: (record, expectedVersion, event) => store.update(record, expectedVersion, event),
-    changesSince: (id, afterVersion) => store.changesSince(id, afterVersion),
-    ping: () => store.ping(),
-    close: () => store.close(),
-  };
+  });
 }
 
 test('a client that leaves while its stream is being set up leaves no stream behind', async (t: TestContext) => {

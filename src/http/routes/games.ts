@@ -8,8 +8,8 @@ import { Type } from 'typebox';
 import {
   drawAction,
   exportPgn,
+  fenOf,
   gameFullOf,
-  gameStateOf,
   legalMovesOf,
   makeMove,
   redo,
@@ -43,6 +43,7 @@ export interface GameRoutesOptions {
 }
 
 const security = [{ bearerAuth: [] }];
+const tags = ['games'];
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
@@ -61,7 +62,6 @@ function sendCached(reply: FastifyReply, cache: WeakMap<Game, string>, game: Gam
   }
   void reply.type(JSON_TYPE).send(json);
 }
-const tags = ['games'];
 
 export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify, { games, publicUrl, metrics }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -287,7 +287,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     },
     async (request, reply) => {
       const game = foundGame(request);
-      return reply.type('text/plain; charset=utf-8').send(gameStateOf(game).fen);
+      return reply.type('text/plain; charset=utf-8').send(fenOf(game));
     },
   );
 

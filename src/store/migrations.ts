@@ -1,0 +1,24 @@
+/**
+ * The schema migrations of an adapter: files `sql/<adapter>/NNNN_name.sql`, applied in the order of NNNN and
+ * recorded by that number in the adapter's `schema_migrations` table.
+ *
+ * ```ts
+ * for (const { version, name, sql } of migrations('sqlite')) if (!applied.has(version)) run(sql);
+ * ```
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Migration {
+  version: number; // NNNN
+  name: string; // the file name, e.g. '0001_games.sql'
+  sql: string;
+}
+
+export function migrations(adapter: 'sqlite' | 'postgres'): Migration[] {
+  const dir = join(import.meta.dirname, 'sql', adapter);
+  return readdirSync(dir)
+    .filter(name => /^\d{4}_.+\.sql$/.test(name))
+    .sort()
+    .map(name => ({ version: Number(name.slice(0, 4)), name, sql: readFileSync(join(dir, name), 'utf8') }));
+}
