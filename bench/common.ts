@@ -1,4 +1,4 @@
-/** What the benchmark scripts share: a free port, a process's resident memory, a seeded legal game. */
+/** What the benchmark scripts share: a free port, a process's resident memory and CPU time, a seeded legal game. */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { isOver, legalMovesOf, makeMove, newGame, type Game } from '../src/domain/game.ts';
@@ -21,6 +21,13 @@ export const rssKiB = (pid: number): number => {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   if (!match) throw new Error(`no VmRSS for process ${pid}`);
   return Number(match[1]);
+};
+
+/** CPU time a process has used so far, all its threads, user and system, in ms (Linux, 10 ms resolution). */
+export const cpuMs = (pid: number): number => {
+  // The command name (field 2) may hold spaces; the fields after its closing parenthesis are fixed.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime in clock ticks (USER_HZ)
 };
 
 /** A legal game of `plies` moves from a seeded random walk that never ends the game early. */

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { exportPgn } from '../src/domain/game.ts';
-import { freePort, randomGame } from './common.ts';
+import { cpuMs, freePort, randomGame } from './common.ts';
 import type { Fixtures } from './bare.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -65,6 +65,7 @@ interface Job {
   pgn: string; // for import
   games: number; // for move: fresh games to spread the moves over
   track: boolean; // for move: report the acknowledged moves per game
+  pid: number; // the target's process, whose CPU time the round measures
 }
 
 interface RoundResult {
@@ -76,6 +77,7 @@ interface RoundResult {
   errors: number; // connection errors and timeouts
   refused: Record<number, number>; // non-2xx answers by status
   acked?: Record<string, number>; // move: 2xx answers per game
+  cpuUs: number; // CPU time of the target's process per request, in µs
 }
 
 interface AutocannonRequest {
@@ -159,6 +161,7 @@ async function runRound(job: Job): Promise<RoundResult> {
       },
     ];
   }
+  const cpuBefore = cpuMs(job.pid); // after the games of the move workload were created
   const instance = autocannon({
     url: job.url,
     connections: job.connections,
@@ -174,6 +177,7 @@ async function runRound(job: Job): Promise<RoundResult> {
     else refused[status] = (refused[status] ?? 0) + 1;
   });
   const result = await instance;
+  const cpuUs = ((cpuMs(job.pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total);
   const sorted = Float64Array.from(latencies).sort();
   return {
     rps: result.requests.total / result.duration,
@@ -183,6 +187,7 @@ async function runRound(job: Job): Promise<RoundResult> {
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     refused,
+    cpuUs,
     ...(job.track ? { acked } : {}),
   };
 }
@@ -362,6 +367,7 @@ async function main(): Promise<void> {
             pgn,
             games: Math.max(connections * 20, Math.ceil((rate * duration * 3) / PLIES_PER_GAME)),
             track: target === service && workload === 'move',
+            pid: target.proc.pid!,
           };
           const result = await round(job);
           if (workload === 'move') estimate.set(target.name, result.rps);
@@ -372,7 +378,7 @@ async function main(): Promise<void> {
           if (!warmup) (results[target.name] ??= []).push(result);
           process.stderr.write(
             `${title} ${target.name}${warmup ? ' (warm-up)' : ` round ${r + 1}`}: ${result.rps.toFixed(0)}/s, ` +
-              `p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, non-2xx ${result.non2xx} ${JSON.stringify(result.refused)}, errors ${result.errors}\n`,
+              `p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, CPU ${result.cpuUs.toFixed(0)} µs/request, non-2xx ${result.non2xx} ${JSON.stringify(result.refused)}, errors ${result.errors}\n`,
           );
         }
       }
@@ -382,6 +388,7 @@ async function main(): Promise<void> {
           rps: median(list.map(x => x.rps)),
           p50: median(list.map(x => x.p50)),
           p99: median(list.map(x => x.p99)),
+          cpu: median(list.map(x => x.cpuUs)),
           non2xx: list.reduce((sum, x) => sum + x.non2xx + x.errors, 0),
           total: list.reduce((sum, x) => sum + x.total, 0),
         };
@@ -395,7 +402,7 @@ async function main(): Promise<void> {
         rows.push(
           `| ${name} | ${s.rps.toFixed(0)} | ${b.rps.toFixed(0)} | **${(s.rps / b.rps).toFixed(2)}**${extra} | ` +
             `${s.p50.toFixed(2)} / ${s.p99.toFixed(2)} | ${b.p50.toFixed(2)} / ${b.p99.toFixed(2)} | ` +
-            `${(s.p99 / b.p99).toFixed(1)} | ` +
+            `${(s.p99 / b.p99).toFixed(1)} | ${s.cpu.toFixed(0)} / ${b.cpu.toFixed(0)} | ` +
             `${s.non2xx} of ${s.total} | ${b.non2xx} |`,
         );
       }
@@ -425,8 +432,8 @@ async function main(): Promise<void> {
         .join(' / ')}; ${rounds} rounds of ${seconds} s per target and workload, ${connections} connections, ` +
         `pipelining 1, medians over rounds.`,
       '',
-      '| Workload | service req/s | bare req/s | ratio | service p50 / p99 ms | bare p50 / p99 ms | p99 ratio | service non-2xx | bare non-2xx |',
-      '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+      '| Workload | service req/s | bare req/s | ratio | service p50 / p99 ms | bare p50 / p99 ms | p99 ratio | CPU µs per request, service / bare | service non-2xx | bare non-2xx |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
       ...rows,
     ];
     if (sent > 0) {

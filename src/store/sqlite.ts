@@ -8,12 +8,20 @@
  * after that commit. Should any write of a batch throw, the batch is rolled back and every write is run
  * again in a transaction of its own, so that one bad write cannot take the others with it.
  *
+ * WAL checkpoints (copying committed pages from the WAL into the database file, and syncing it) run in a thread
+ * of their own with its own connection, so that no commit waits for one: a checkpoint of a busy WAL takes tens
+ * of milliseconds. Should that thread fall behind, the connection of the store checkpoints itself once the WAL
+ * reaches BACKSTOP_CHECKPOINT_PAGES.
+ *
  * ```ts
  * const store = SqliteGameStore.open('./data/chess.sqlite'); // or ':memory:'
  * ```
  */
+import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { GameRecord } from '../domain/game.ts';
 import {
@@ -29,6 +37,11 @@ import { migrations } from './migrations.ts';
 
 /** Updates between two prunings of the change log. */
 const PRUNE_EVERY = 1000;
+
+/** How often the checkpoint thread checkpoints the WAL. */
+const CHECKPOINT_EVERY_MS = 100;
+/** WAL pages at which a commit checkpoints by itself (SQLite's default is 1000): the thread did not keep up. */
+const BACKSTOP_CHECKPOINT_PAGES = 25_000;
 
 /** One write waiting for the next group commit. */
 interface Pending {
@@ -54,11 +67,13 @@ export class SqliteGameStore implements GameStore {
   private readonly pruneStmt: Database.Statement<[number]>;
   private readonly batchTx: Database.Transaction<(writes: Pending[]) => boolean[]>;
   private readonly singleTx: Database.Transaction<(write: () => boolean) => boolean>;
+  private readonly checkpoints: Checkpointer | undefined;
   private pending: Pending[] = [];
   private updates = 0;
 
-  private constructor(db: Database.Database) {
+  private constructor(db: Database.Database, checkpoints: Checkpointer | undefined) {
     this.db = db;
+    this.checkpoints = checkpoints;
     this.insertStmt = db.prepare(
       'INSERT OR IGNORE INTO games (id, version, created_at, updated_at, data) VALUES (?, ?, ?, ?, ?)',
     );
@@ -80,7 +95,9 @@ export class SqliteGameStore implements GameStore {
     db.pragma('synchronous = FULL');
     db.pragma('busy_timeout = 5000');
     migrate(db);
-    return new SqliteGameStore(db);
+    if (path === ':memory:') return new SqliteGameStore(db, undefined);
+    db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+    return new SqliteGameStore(db, new Checkpointer(path));
   }
 
   create(record: GameRecord): Promise<boolean> {
@@ -163,13 +180,62 @@ export class SqliteGameStore implements GameStore {
     return Promise.resolve();
   }
 
-  close(): Promise<void> {
-    if (!this.db.open) return Promise.resolve();
+  async close(): Promise<void> {
+    if (!this.db.open) return;
     this.flush(); // writes asked for before close are committed, not dropped
     this.db.close();
-    return Promise.resolve();
+    await this.checkpoints?.close();
   }
 }
+
+/**
+ * The checkpoint thread of a database file. Its code is plain JavaScript that needs nothing but better-sqlite3,
+ * so the thread starts in a few tens of milliseconds; it keeps no event loop alive on its own.
+ */
+class Checkpointer {
+  private readonly worker: Worker;
+  private stopped = false;
+
+  constructor(path: string) {
+    const workerData = { path, sqlite: require.resolve('better-sqlite3'), everyMs: CHECKPOINT_EVERY_MS };
+    this.worker = new Worker(CHECKPOINT_THREAD, { eval: true, workerData });
+    this.worker.unref();
+    // A checkpoint that fails (a busy or full disk) is tried again at the next tick; should the thread itself
+    // die, the store's own connection checkpoints at BACKSTOP_CHECKPOINT_PAGES.
+    this.worker.on('error', () => undefined);
+    this.worker.once('exit', () => (this.stopped = true));
+  }
+
+  async close(): Promise<void> {
+    if (this.stopped) return;
+    this.worker.ref(); // until it has closed its connection
+    const exited = once(this.worker, 'exit');
+    this.worker.postMessage('close');
+    await exited;
+  }
+}
+
+const require = createRequire(import.meta.url);
+
+const CHECKPOINT_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.sqlite);
+const db = new Database(workerData.path);
+db.pragma('busy_timeout = 5000');
+db.pragma('synchronous = FULL');
+const timer = setInterval(() => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // tried again at the next tick
+  }
+}, workerData.everyMs);
+parentPort.once('message', () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;
 
 function migrate(db: Database.Database): void {
   db.exec(

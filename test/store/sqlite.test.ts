@@ -1,5 +1,7 @@
 /** The store contract on SQLite in memory and in a file, plus what only a file store can show. */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test, type TestContext } from 'node:test';
@@ -131,4 +133,28 @@ test('SQLite group commit: close commits the writes still waiting; writes after 
   const reopened = SqliteGameStore.open(path);
   t.after(() => reopened.close());
   t.assert.deepEqual(await reopened.get(record.id), record);
+});
+
+test('SQLite file: a thread of its own checkpoints the WAL into the database file', async (t: TestContext) => {
+  const path = newFile();
+  const store = SqliteGameStore.open(path);
+  t.after(() => store.close());
+  const records = Array.from({ length: 50 }, () => makeRecord());
+  t.assert.deepEqual(
+    await Promise.all(records.map(record => store.create(record))),
+    records.map(() => true),
+  );
+  // Far below the store connection's own checkpoint threshold: only the thread can have moved these pages out
+  // of the WAL. A copy of the database file without its WAL shows what the file itself holds.
+  const copy = `${path}.copy`;
+  let stored = 0;
+  for (let attempt = 0; attempt < 50 && stored < records.length; attempt++) {
+    await sleep(100);
+    copyFileSync(path, copy);
+    const db = new Database(copy, { readonly: true });
+    const tables = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'games'");
+    stored = tables.get()!.n === 0 ? 0 : db.prepare<[], { n: number }>('SELECT count(*) AS n FROM games').get()!.n;
+    db.close();
+  }
+  t.assert.equal(stored, records.length);
 });
