@@ -145,7 +145,7 @@ export interface PgnImportOptions {
 
 /**
  * A new game replaying the main line of a PGN. Players come from the White/Black tags unless absent or '?'.
- * Each move goes through the same transition as a played move, so the game is the same as if played.
+ * The game is the same as if its moves had been played one by one (the domain tests compare the two).
  */
 export function gameFromPgn(input: NewGameInput, text: string, options: PgnImportOptions): Result<Game> {
   const parsed = parsePgnGame(text, options.maxPlies);
@@ -156,28 +156,38 @@ export function gameFromPgn(input: NewGameInput, text: string, options: PgnImpor
     const name = [...(headers.get(tag) ?? '').replace(/\p{Cc}+/gu, ' ').trim()].slice(0, 100).join('');
     return name === '' || name === '?' ? defaults : { id: defaults.id, displayName: name };
   };
-  let game = gameFromPosition(
+  const initial = gameFromPosition(
     { ...input, white: player('White', DEFAULT_WHITE), black: player('Black', DEFAULT_BLACK) },
     start,
   );
+  // The replay plays on one position and appends to its lists; each move is recorded as `playMove` records a
+  // played one (its UCI, SAN and FEN), and the automatic ends are checked after each, as `derive` does.
+  const pos = initial.pos.clone();
+  const moves: string[] = [];
+  const played: string[] = [];
+  const fens = [...initial.fens];
+  let end = initial.positionEnd;
   for (let i = 0; i < sans.length; i++) {
     const san = sans[i]!;
-    const ply = game.startPly + i;
-    if (game.positionEnd) {
-      const why = describeEnd(game.positionEnd);
+    const ply = initial.startPly + i;
+    if (end) {
+      const why = describeEnd(end);
       return err(
         new DomainError('INVALID_PGN', `PGN move ${describePly(ply, san)} comes after the game ended (${why})`, 'pgn'),
       );
     }
-    const move = parseSan(game.pos, san) as NormalMove | undefined;
+    const move = parseSan(pos, san) as NormalMove | undefined;
     if (!move) {
       const message = `PGN move ${describePly(ply, san)} is illegal or ambiguous in its position`;
       return err(new DomainError('INVALID_PGN', message, 'pgn'));
     }
-    game = playMove(game, move, uciOfChessopsMove(game.pos, move));
+    moves.push(uciOfChessopsMove(pos, move));
+    played.push(makeSanAndPlay(pos, move));
+    fens.push(makeFen(pos));
+    end = findPositionEnd(pos, fens);
   }
-  // The import is one creation: the replay does not count as changes.
-  return ok(withRecord(game, { ...game.record, version: 1 }));
+  // The import is one creation (version 1): the replay does not count as changes.
+  return ok(derive({ ...initial.record, moves }, pos, initial.startPly, played, fens));
 }
 
 const describeEnd = (end: PositionEnd): string =>

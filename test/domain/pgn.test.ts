@@ -21,6 +21,7 @@ import {
   type NewGameInput,
 } from '../../src/domain/game.ts';
 import { DEFAULT_BLACK, DEFAULT_WHITE, type PlayerInfo } from '../../src/domain/types.ts';
+import { makeFen } from '../../src/domain/notation.ts';
 import { findExecutable, skipReason } from '../helpers/external.ts';
 
 const STANDARD_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
@@ -244,6 +245,26 @@ for (const row of EXPORTED) {
     t.assert.deepEqual(imported.value.record.white, nameFromTag(game.record.white, DEFAULT_WHITE));
     t.assert.deepEqual(imported.value.record.black, nameFromTag(game.record.black, DEFAULT_BLACK));
     t.assert.equal(imported.value.record.startFen, row.fen);
+    // The imported game is the played one, derived state and all, except what an import sets itself.
+    const played = row.game;
+    const expected = {
+      ...played.record,
+      id: importInput.id,
+      createdAt: importInput.createdAt,
+      version: 1,
+      white: imported.value.record.white,
+      black: imported.value.record.black,
+      redo: [],
+      pendingPromotion: null,
+      drawOffer: null,
+      result: null,
+    };
+    t.assert.deepEqual(imported.value.record, expected);
+    t.assert.deepEqual(imported.value.sans, played.sans);
+    t.assert.deepEqual(imported.value.fens, played.fens);
+    t.assert.equal(imported.value.startPly, played.startPly);
+    t.assert.equal(imported.value.positionEnd, played.positionEnd);
+    t.assert.equal(makeFen(imported.value.pos), makeFen(played.pos));
 
     // Undo is available for every replayed move, back to the start.
     let current = imported.value;
