@@ -10,8 +10,9 @@
  *
  * WAL checkpoints (copying committed pages from the WAL into the database file, and syncing it) run in a thread
  * of their own with its own connection, so that no commit waits for one: a checkpoint of a busy WAL takes tens
- * of milliseconds. Should that thread fall behind, the connection of the store checkpoints itself once the WAL
- * reaches BACKSTOP_CHECKPOINT_PAGES.
+ * of milliseconds. The store asks that thread for a checkpoint after every CHECKPOINT_EVERY_WRITES writes, so
+ * a store with few writes is left alone. Should the thread fall behind, the connection of the store
+ * checkpoints itself once the WAL reaches BACKSTOP_CHECKPOINT_PAGES.
  *
  * ```ts
  * const store = SqliteGameStore.open('./data/chess.sqlite'); // or ':memory:'
@@ -38,8 +39,8 @@ import { migrations } from './migrations.ts';
 /** Updates between two prunings of the change log. */
 const PRUNE_EVERY = 1000;
 
-/** How often the checkpoint thread checkpoints the WAL. */
-const CHECKPOINT_EVERY_MS = 100;
+/** Writes between two checkpoints of the thread (a few hundred WAL pages: SQLite's own default is 1000). */
+const CHECKPOINT_EVERY_WRITES = 200;
 /** WAL pages at which a commit checkpoints by itself (SQLite's default is 1000): the thread did not keep up. */
 const BACKSTOP_CHECKPOINT_PAGES = 25_000;
 
@@ -70,6 +71,7 @@ export class SqliteGameStore implements GameStore {
   private readonly checkpoints: Checkpointer | undefined;
   private pending: Pending[] = [];
   private updates = 0;
+  private writesSinceCheckpoint = 0;
 
   private constructor(db: Database.Database, checkpoints: Checkpointer | undefined) {
     this.db = db;
@@ -158,6 +160,11 @@ export class SqliteGameStore implements GameStore {
         }
       }
     }
+    this.writesSinceCheckpoint += batch.length;
+    if (this.checkpoints && this.writesSinceCheckpoint >= CHECKPOINT_EVERY_WRITES) {
+      this.writesSinceCheckpoint = 0;
+      this.checkpoints.request();
+    }
     if (Math.floor(this.updates / PRUNE_EVERY) > Math.floor(before / PRUNE_EVERY)) {
       try {
         this.pruneStmt.run(Date.now() - CHANGE_LOG_RETENTION_MS);
@@ -197,13 +204,18 @@ class Checkpointer {
   private stopped = false;
 
   constructor(path: string) {
-    const workerData = { path, sqlite: require.resolve('better-sqlite3'), everyMs: CHECKPOINT_EVERY_MS };
+    const workerData = { path, sqlite: require.resolve('better-sqlite3') };
     this.worker = new Worker(CHECKPOINT_THREAD, { eval: true, workerData });
     this.worker.unref();
-    // A checkpoint that fails (a busy or full disk) is tried again at the next tick; should the thread itself
-    // die, the store's own connection checkpoints at BACKSTOP_CHECKPOINT_PAGES.
+    // A checkpoint that fails (a busy or full disk) is tried again at the next request; should the thread
+    // itself die, the store's own connection checkpoints at BACKSTOP_CHECKPOINT_PAGES.
     this.worker.on('error', () => undefined);
     this.worker.once('exit', () => (this.stopped = true));
+  }
+
+  /** Asks for a passive checkpoint; the thread runs the requests one after the other. */
+  request(): void {
+    if (!this.stopped) this.worker.postMessage('checkpoint');
   }
 
   async close(): Promise<void> {
@@ -223,17 +235,17 @@ const Database = require(workerData.sqlite);
 const db = new Database(workerData.path);
 db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = FULL');
-const timer = setInterval(() => {
+parentPort.on('message', message => {
+  if (message === 'close') {
+    db.close();
+    parentPort.close();
+    return;
+  }
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
   } catch {
-    // tried again at the next tick
+    // tried again at the next request
   }
-}, workerData.everyMs);
-parentPort.once('message', () => {
-  clearInterval(timer);
-  db.close();
-  parentPort.close();
 });
 `;
 

@@ -139,16 +139,21 @@ test('SQLite file: a thread of its own checkpoints the WAL into the database fil
   const path = newFile();
   const store = SqliteGameStore.open(path);
   t.after(() => store.close());
-  const records = Array.from({ length: 50 }, () => makeRecord());
-  t.assert.deepEqual(
-    await Promise.all(records.map(record => store.create(record))),
-    records.map(() => true),
-  );
-  // Far below the store connection's own checkpoint threshold: only the thread can have moved these pages out
-  // of the WAL. A copy of the database file without its WAL shows what the file itself holds.
+  // 300 creates, in batches of 50: more writes than the thread waits for (200), far fewer WAL pages than the
+  // store connection's own threshold, so only the thread can have moved these pages out of the WAL.
+  const records = Array.from({ length: 300 }, () => makeRecord());
+  for (let i = 0; i < records.length; i += 50) {
+    const batch = records.slice(i, i + 50);
+    t.assert.deepEqual(
+      await Promise.all(batch.map(record => store.create(record))),
+      batch.map(() => true),
+    );
+  }
+  // A copy of the database file without its WAL shows what the file itself holds: at least the 200 written
+  // before the request (the checkpoint may have run before or after the last batch committed).
   const copy = `${path}.copy`;
   let stored = 0;
-  for (let attempt = 0; attempt < 50 && stored < records.length; attempt++) {
+  for (let attempt = 0; attempt < 50 && stored < 200; attempt++) {
     await sleep(100);
     copyFileSync(path, copy);
     const db = new Database(copy, { readonly: true });
@@ -156,5 +161,5 @@ test('SQLite file: a thread of its own checkpoints the WAL into the database fil
     stored = tables.get()!.n === 0 ? 0 : db.prepare<[], { n: number }>('SELECT count(*) AS n FROM games').get()!.n;
     db.close();
   }
-  t.assert.equal(stored, records.length);
+  t.assert.ok(stored >= 200, `the database file holds ${stored} of the games`);
 });
