@@ -8,17 +8,19 @@
  * after that commit. Should any write of a batch throw, the batch is rolled back and every write is run
  * again in a transaction of its own, so that one bad write cannot take the others with it.
  *
- * WAL checkpoints (copying committed pages from the WAL into the database file, and syncing it) run in a thread
- * of their own with its own connection, so that no commit waits for one: a checkpoint of a busy WAL takes tens
- * of milliseconds. The store asks that thread for a checkpoint after every CHECKPOINT_EVERY_WRITES writes, so
- * a store with few writes is left alone. Should the thread fall behind, the connection of the store
- * checkpoints itself once the WAL reaches BACKSTOP_CHECKPOINT_PAGES.
+ * WAL checkpoints (copying committed pages from the WAL into the database file, and syncing it) are mostly done
+ * by a thread of its own with its own connection, so that commits rarely wait for one: a checkpoint of 1000
+ * pages inside a commit held the event loop for 10-20 ms. The store asks that thread for a passive checkpoint
+ * after every CHECKPOINT_EVERY_WRITES writes (a store with few writes is left alone). A passive checkpoint
+ * running beside the commits can never leave the WAL fully copied when the next write starts, which is when
+ * SQLite rewinds the WAL, so the store's own connection still checkpoints at CONNECTION_CHECKPOINT_PAGES: by
+ * then the thread has copied all but the last few writes, that checkpoint is short, and the WAL is rewound,
+ * which keeps it under about 16 MiB. Should the thread stop, the connection goes back to SQLite's default.
  *
  * ```ts
  * const store = SqliteGameStore.open('./data/chess.sqlite'); // or ':memory:'
  * ```
  */
-import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -39,10 +41,10 @@ import { migrations } from './migrations.ts';
 /** Updates between two prunings of the change log. */
 const PRUNE_EVERY = 1000;
 
-/** Writes between two checkpoints of the thread (a few hundred WAL pages: SQLite's own default is 1000). */
-const CHECKPOINT_EVERY_WRITES = 200;
-/** WAL pages at which a commit checkpoints by itself (SQLite's default is 1000): the thread did not keep up. */
-const BACKSTOP_CHECKPOINT_PAGES = 25_000;
+/** Writes between two checkpoints of the thread (about 75 WAL pages). */
+const CHECKPOINT_EVERY_WRITES = 25;
+/** WAL pages at which a commit checkpoints and then rewinds the WAL (SQLite's default, without the thread, 1000). */
+const CONNECTION_CHECKPOINT_PAGES = 4000;
 
 /** One write waiting for the next group commit. */
 interface Pending {
@@ -72,6 +74,7 @@ export class SqliteGameStore implements GameStore {
   private pending: Pending[] = [];
   private updates = 0;
   private writesSinceCheckpoint = 0;
+  private closing: Promise<void> | undefined;
 
   private constructor(db: Database.Database, checkpoints: Checkpointer | undefined) {
     this.db = db;
@@ -98,8 +101,17 @@ export class SqliteGameStore implements GameStore {
     db.pragma('busy_timeout = 5000');
     migrate(db);
     if (path === ':memory:') return new SqliteGameStore(db, undefined);
-    db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
-    return new SqliteGameStore(db, new Checkpointer(path));
+    let checkpoints: Checkpointer | undefined;
+    try {
+      checkpoints = new Checkpointer(path, () => {
+        // The thread stopped without being asked to: the connection checkpoints as often as SQLite does alone.
+        if (db.open) db.pragma('wal_autocheckpoint = 1000');
+      });
+      db.pragma(`wal_autocheckpoint = ${CONNECTION_CHECKPOINT_PAGES}`);
+    } catch {
+      // No thread (none could be started): SQLite's own checkpoints, as without it.
+    }
+    return new SqliteGameStore(db, checkpoints);
   }
 
   create(record: GameRecord): Promise<boolean> {
@@ -187,9 +199,15 @@ export class SqliteGameStore implements GameStore {
     return Promise.resolve();
   }
 
-  async close(): Promise<void> {
+  /** Commits the writes asked for before it (they are not dropped), then closes; a second call waits as well. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
     if (!this.db.open) return;
-    this.flush(); // writes asked for before close are committed, not dropped
+    this.flush();
     this.db.close();
     await this.checkpoints?.close();
   }
@@ -201,16 +219,25 @@ export class SqliteGameStore implements GameStore {
  */
 class Checkpointer {
   private readonly worker: Worker;
+  private readonly exited: Promise<void>;
   private stopped = false;
+  private closing = false;
 
-  constructor(path: string) {
+  /** `onLost`: the thread stopped without being asked to (it could not open the file, or it crashed). */
+  constructor(path: string, onLost: () => void) {
     const workerData = { path, sqlite: require.resolve('better-sqlite3') };
-    this.worker = new Worker(CHECKPOINT_THREAD, { eval: true, workerData });
+    // execArgv: none of this process's flags (such as a TypeScript loader): the thread runs plain JavaScript.
+    this.worker = new Worker(CHECKPOINT_THREAD, { eval: true, workerData, execArgv: [] });
     this.worker.unref();
-    // A checkpoint that fails (a busy or full disk) is tried again at the next request; should the thread
-    // itself die, the store's own connection checkpoints at BACKSTOP_CHECKPOINT_PAGES.
+    // A checkpoint that fails (a busy or full disk) is tried again at the next request.
     this.worker.on('error', () => undefined);
-    this.worker.once('exit', () => (this.stopped = true));
+    this.exited = new Promise(resolve =>
+      this.worker.once('exit', () => {
+        this.stopped = true;
+        if (!this.closing) onLost();
+        resolve();
+      }),
+    );
   }
 
   /** Asks for a passive checkpoint; the thread runs the requests one after the other. */
@@ -218,12 +245,14 @@ class Checkpointer {
     if (!this.stopped) this.worker.postMessage('checkpoint');
   }
 
-  async close(): Promise<void> {
-    if (this.stopped) return;
-    this.worker.ref(); // until it has closed its connection
-    const exited = once(this.worker, 'exit');
-    this.worker.postMessage('close');
-    await exited;
+  /** Resolves once the thread has closed its connection and ended, whether or not it ever started. */
+  close(): Promise<void> {
+    this.closing = true;
+    if (!this.stopped) {
+      this.worker.ref(); // until it has closed its connection
+      this.worker.postMessage('close');
+    }
+    return this.exited;
   }
 }
 
