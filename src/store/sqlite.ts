@@ -206,7 +206,6 @@ export class SqliteGameStore implements GameStore {
   }
 
   private async shutdown(): Promise<void> {
-    if (!this.db.open) return;
     this.flush();
     this.db.close();
     await this.checkpoints?.close();
