@@ -139,9 +139,10 @@ test('SQLite file: a thread of its own checkpoints the WAL into the database fil
   const path = newFile();
   const store = SqliteGameStore.open(path);
   t.after(() => store.close());
-  // 300 creates in batches of 50: more writes than the thread waits for (25), far fewer WAL pages than the store
-  // connection's own threshold (4000), so only the thread can move these pages out of the WAL.
-  const records = Array.from({ length: 300 }, () => makeRecord());
+  // 500 creates in batches of 50: twice the writes the thread waits for (250), so that its second checkpoint
+  // comes after the last write, and far fewer WAL pages (about 1500) than the store connection's own threshold
+  // (4000), so only the thread can move these pages out of the WAL.
+  const records = Array.from({ length: 500 }, () => makeRecord());
   for (let i = 0; i < records.length; i += 50) {
     const batch = records.slice(i, i + 50);
     t.assert.deepEqual(
