@@ -14,8 +14,9 @@
  * after every CHECKPOINT_EVERY_WRITES writes (a store with few writes is left alone). A passive checkpoint
  * running beside the commits can never leave the WAL fully copied when the next write starts, which is when
  * SQLite rewinds the WAL, so the store's own connection still checkpoints at CONNECTION_CHECKPOINT_PAGES: by
- * then the thread has copied all but the last few writes, that checkpoint is short, and the WAL is rewound,
- * which keeps it under about 16 MiB. Should the thread stop, the connection goes back to SQLite's default.
+ * then the thread has copied all but the writes since its last checkpoint, that checkpoint is short, and the WAL
+ * is rewound, which keeps it under about 32 MiB. Should the thread stop, the connection goes back to SQLite's
+ * default.
  *
  * ```ts
  * const store = SqliteGameStore.open('./data/chess.sqlite'); // or ':memory:'
@@ -42,14 +43,19 @@ import { migrations } from './migrations.ts';
 const PRUNE_EVERY = 1000;
 
 /**
- * Writes between two checkpoints of the thread (about 750 WAL pages). Fewer cost more: each checkpoint syncs
- * both files and copies again the pages that every write changes (the tables' upper B-tree pages); at 25,
- * a create cost 47-54 µs of CPU in the store, at 250 34-39 µs (`npm run bench:store`), with the same
- * latency of commits.
+ * Writes between two checkpoints of the thread (about 750 WAL pages of creates, 1000 of moves). Fewer cost more:
+ * each checkpoint syncs both files and copies again the pages that every write changes (the tables' upper
+ * B-tree pages). With batches of 6, a create cost 58-63 µs of CPU in the store at 25 and 42-45 µs at 250, a
+ * move 88-90 and 70-75 µs (`npm run bench:store`).
  */
 const CHECKPOINT_EVERY_WRITES = 250;
-/** WAL pages at which a commit checkpoints and then rewinds the WAL (SQLite's default, without the thread, 1000). */
-const CONNECTION_CHECKPOINT_PAGES = 4000;
+/**
+ * WAL pages at which a commit checkpoints and then rewinds the WAL (SQLite's default, without the thread, 1000).
+ * That checkpoint holds the event loop while it copies what the thread has not (up to CHECKPOINT_EVERY_WRITES
+ * writes), so it should come rarely enough to stay out of the p99 of writes: at 4000 pages it came every
+ * 1000-odd moves and put POST move's p99 at 14-15 ms; at 8000, 9-10 ms (same hour, `npm run bench`).
+ */
+const CONNECTION_CHECKPOINT_PAGES = 8000;
 
 export interface SqliteOptions {
   /** Writes between two checkpoints of the thread; CHECKPOINT_EVERY_WRITES. */
