@@ -1,4 +1,7 @@
-/** What the benchmark scripts share: a free port, a process's resident memory and CPU time, a seeded legal game. */
+/**
+ * What the benchmark scripts share: a free port, a process's resident memory and CPU time, quantiles, a seeded
+ * legal game.
+ */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { isOver, legalMovesOf, makeMove, newGame, type Game } from '../src/domain/game.ts';
@@ -29,6 +32,11 @@ export const cpuMs = (pid: number): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime in clock ticks (USER_HZ)
 };
+
+/** The nearest-rank quantile `q` (0 to 1) of sorted values: the smallest value with at least `q` of them at or
+ * below it; NaN when there are none. */
+export const quantile = (sorted: ArrayLike<number>, q: number): number =>
+  sorted.length === 0 ? NaN : sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1))]!;
 
 /** A legal game of `plies` moves from a seeded random walk that never ends the game early. */
 export function randomGame(plies: number, seed: number): Game {

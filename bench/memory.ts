@@ -23,7 +23,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { SqliteGameStore } from '../src/store/sqlite.ts';
-import { freePort, randomGame, rssKiB } from './common.ts';
+import { freePort, quantile, randomGame, rssKiB } from './common.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const count = (name: string, fallback: number): number => {
@@ -41,10 +41,6 @@ const TEMPLATES = 50;
 const idOf = (i: number): string => `m${i.toString(36).padStart(7, '0')}`;
 const mib = (kib: number): string => `${(kib / 1024).toFixed(0)} MiB`;
 const ms = (value: number): string => `${value.toFixed(3)} ms`;
-const quantile = (values: number[], q: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-};
 
 async function fill(path: string): Promise<void> {
   const templates = Array.from({ length: TEMPLATES }, (_, i) => randomGame(PLIES, i + 1).record);
@@ -138,6 +134,8 @@ async function main(): Promise<void> {
       hot.push(await read(url, idOf(GAMES - 1 - (k % 100))));
       cold.push(await read(url, idOf(Math.floor((k * coldIds) / samples))));
     }
+    hot.sort((a, b) => a - b);
+    cold.sort((a, b) => a - b);
     const rssEnd = rssKiB(pid);
 
     const load = loadavg()

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { exportPgn } from '../src/domain/game.ts';
-import { cpuMs, freePort, randomGame } from './common.ts';
+import { cpuMs, freePort, quantile, randomGame } from './common.ts';
 import type { Fixtures } from './bare.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -100,10 +100,6 @@ interface AutocannonResult {
 type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult> & {
   on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): void;
 };
-
-/** The value below which `q` of the sorted values lie. */
-const quantile = (sorted: Float64Array, q: number): number =>
-  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 async function createGames(url: string, count: number): Promise<string[]> {
   const ids: string[] = [];

@@ -22,7 +22,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isOver, legalMovesOf, makeMove, newGame } from '../src/domain/game.ts';
-import { freePort, rssKiB } from './common.ts';
+import { freePort, quantile, rssKiB } from './common.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
@@ -256,11 +256,6 @@ function spawnNode(args: string[], limit: number | undefined, options: Parameter
   return spawn('sh', ['-c', `ulimit -n ${limit} && exec ${quoted}`], options);
 }
 
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 async function conduct(): Promise<void> {
   const subscribers = setting('SUBSCRIBERS', 10_000);
   const moveCount = setting('MOVES', 20);
@@ -456,7 +451,7 @@ async function conduct(): Promise<void> {
     const shutdowns = final.reduce((sum, r) => sum + r.shutdowns, 0);
     const closed = final.reduce((sum, r) => sum + r.closed, 0);
 
-    const p99 = percentile(sorted, 99);
+    const p99 = quantile(sorted, 0.99);
     const perSubscriber = (rssAfter - rssBefore) / Math.max(1, connected);
     const kib = (n: number) => `${Math.round(n).toLocaleString('en-US')} KiB`;
     const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -470,13 +465,13 @@ async function conduct(): Promise<void> {
     log(`  moves               ${complete} of ${moveCount} fully delivered, ${spacingMs} ms apart`);
     log(`  events              expected ${connected * moveCount}, received ${received}, errors ${errors}`);
     log(
-      `  broadcast latency   p50 ${ms(percentile(sorted, 50))}, p99 ${ms(p99)}, ` +
+      `  broadcast latency   p50 ${ms(quantile(sorted, 0.5))}, p99 ${ms(p99)}, ` +
         `max ${ms(sorted.at(-1) ?? NaN)} (move request sent -> line received, ${samples} samples)`,
     );
-    log(`  move answer         p50 ${ms(percentile(answers, 50))}, max ${ms(answers.at(-1) ?? NaN)}`);
+    log(`  move answer         p50 ${ms(quantile(answers, 0.5))}, max ${ms(answers.at(-1) ?? NaN)}`);
     log(
-      `  first subscriber    p50 ${ms(percentile(firstSorted, 50))}, max ${ms(firstSorted.at(-1) ?? NaN)}; ` +
-        `first to last p50 ${ms(percentile(spreads, 50))}, max ${ms(spreads.at(-1) ?? NaN)}`,
+      `  first subscriber    p50 ${ms(quantile(firstSorted, 0.5))}, max ${ms(firstSorted.at(-1) ?? NaN)}; ` +
+        `first to last p50 ${ms(quantile(spreads, 0.5))}, max ${ms(spreads.at(-1) ?? NaN)}`,
     );
     log(
       `  server RSS          before ${kib(rssBefore)}, after ${kib(rssAfter)}: ` +
