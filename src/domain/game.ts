@@ -1,7 +1,7 @@
 /**
  * A game and its transitions. A game is its start position, the moves applied, the redo stack, a pending
  * promotion, a pending draw offer and a final result; position, status, SAN and FEN are derived with
- * chessops and kept beside the record so that a change costs one move, never a replay.
+ * chessops and kept beside the record so that a change costs one move, never a replay (an undo replays).
  *
  * Every transition is `(game, input) => Result<Change>`: a new game (version + 1) and the one event it
  * causes, or a DomainError and no change.
@@ -12,9 +12,10 @@
  * if (change.ok) save(change.value.game);
  * ```
  */
-import { Chess } from 'chessops/chess';
+import { Chess, equalsIgnoreMoves, normalizeMove } from 'chessops/chess';
 import { makeSanAndPlay, parseSan } from 'chessops/san';
-import { makeUci, opposite, parseSquare } from 'chessops/util';
+import type { SquareSet } from 'chessops/squareSet';
+import { makeUci, opposite, parseSquare, parseUci } from 'chessops/util';
 import type { NormalMove } from 'chessops/types';
 import { DomainError, err, ok, type Result } from './errors.ts';
 import { checkMove, listLegalMoves, type LegalMove } from './moves.ts';
@@ -28,7 +29,6 @@ import {
   parseStrictFen,
   plyOf,
   positionFromFen,
-  repetitionKey,
 } from './notation.ts';
 import {
   DEFAULT_BLACK,
@@ -65,9 +65,10 @@ export interface GameRecord {
 export interface Game {
   readonly record: GameRecord;
   readonly pos: Chess; // the current position; never mutate, clone first
+  readonly fen: string; // the FEN of pos
   readonly startPly: number;
   readonly sans: readonly string[];
-  readonly fens: readonly string[]; // fens[i] is the position after i moves
+  readonly boardHashes: readonly number[]; // boardHashes[i]: boardHash of the position after i moves
   readonly positionEnd: PositionEnd | undefined;
 }
 
@@ -136,7 +137,7 @@ function gameFromPosition(input: NewGameInput, pos: Chess): Game {
     drawOffer: null,
     result: null,
   };
-  return derive(record, pos, plyOf(pos), [], [startFen]);
+  return derive(record, pos, plyOf(pos), [], [boardHash(pos)]);
 }
 
 export interface PgnImportOptions {
@@ -161,11 +162,12 @@ export function gameFromPgn(input: NewGameInput, text: string, options: PgnImpor
     start,
   );
   // The replay plays on one position and appends to its lists; each move is recorded as `playMove` records a
-  // played one (its UCI, SAN and FEN), and the automatic ends are checked after each, as `derive` does.
+  // played one (its UCI, SAN and board hash), and the automatic ends are checked after each, as `derive` does.
   const pos = initial.pos.clone();
   const moves: string[] = [];
   const played: string[] = [];
-  const fens = [...initial.fens];
+  const boardHashes = [...initial.boardHashes];
+  const line: Line = { startFen: initial.record.startFen, moves, boardHashes };
   let end = initial.positionEnd;
   for (let i = 0; i < sans.length; i++) {
     const san = sans[i]!;
@@ -183,11 +185,11 @@ export function gameFromPgn(input: NewGameInput, text: string, options: PgnImpor
     }
     moves.push(uciOfChessopsMove(pos, move));
     played.push(makeSanAndPlay(pos, move));
-    fens.push(makeFen(pos));
-    end = findPositionEnd(pos, fens);
+    boardHashes.push(boardHash(pos));
+    end = findPositionEnd(pos, line);
   }
   // The import is one creation (version 1): the replay does not count as changes.
-  return ok(derive({ ...initial.record, moves }, pos, initial.startPly, played, fens));
+  return ok(derive({ ...initial.record, moves }, pos, initial.startPly, played, boardHashes));
 }
 
 const describeEnd = (end: PositionEnd): string =>
@@ -206,14 +208,14 @@ export function restoreGame(record: GameRecord): Game {
   const pos = start.value;
   const startPly = plyOf(pos);
   const sans: string[] = [];
-  const fens = [record.startFen];
+  const boardHashes = [boardHash(pos)];
   for (const uci of record.moves) {
     const check = checkMove(pos, uci);
     if (check.kind !== 'legal') throw new Error(`stored game ${record.id} has an illegal move ${uci}`);
     sans.push(makeSanAndPlay(pos, check.move));
-    fens.push(makeFen(pos));
+    boardHashes.push(boardHash(pos));
   }
-  return derive(record, pos, startPly, sans, fens);
+  return derive(record, pos, startPly, sans, boardHashes);
 }
 
 function derive(
@@ -221,34 +223,87 @@ function derive(
   pos: Chess,
   startPly: number,
   sans: readonly string[],
-  fens: readonly string[],
+  boardHashes: readonly number[],
 ): Game {
-  return { record, pos, startPly, sans, fens, positionEnd: findPositionEnd(pos, fens) };
+  const positionEnd = findPositionEnd(pos, { startFen: record.startFen, moves: record.moves, boardHashes });
+  return { record, pos, fen: makeFen(pos), startPly, sans, boardHashes, positionEnd };
 }
 
 const withRecord = (game: Game, record: GameRecord): Game => ({ ...game, record });
 
+/** The moves played from a start position, and the board hash after each (boardHashes[0] is the start's). */
+interface Line {
+  readonly startFen: string;
+  readonly moves: readonly string[];
+  readonly boardHashes: readonly number[];
+}
+
 /** Automatic ends in the order of DECISIONS §3: mate, stalemate, material, 75-move rule, fivefold. */
-function findPositionEnd(pos: Chess, fens: readonly string[]): PositionEnd | undefined {
+function findPositionEnd(pos: Chess, line: Line): PositionEnd | undefined {
   const ctx = pos.ctx();
   if (!pos.hasDests(ctx)) return ctx.checkers.isEmpty() ? 'stalemate' : 'checkmate';
   if (pos.isInsufficientMaterial()) return 'insufficientMaterial';
   if (pos.halfmoves >= 150) return 'seventyFiveMoveRule';
-  if (isFivefold(pos.halfmoves, fens)) return 'fivefoldRepetition';
+  if (isFivefold(pos, line)) return 'fivefoldRepetition';
   return undefined;
 }
 
-/** FIDE 9.6.2: the same position (same side to move) has appeared five times, so no capture or pawn move since. */
-function isFivefold(halfmoves: number, fens: readonly string[]): boolean {
-  if (halfmoves < 16) return false;
-  const last = fens.length - 1;
-  const key = repetitionKey(fens[last]!);
-  let count = 1;
-  const oldest = Math.max(0, last - halfmoves);
+/**
+ * FIDE 9.6.2: the same position (pieces, side to move, castling rights and en-passant capture) has appeared five
+ * times, so with no capture or pawn move since the first. Earlier positions are first found by their board hash,
+ * which every repetition of a position shares; only when five share it are they compared exactly, with chessops'
+ * `equalsIgnoreMoves`, on positions replayed from the start. So no FEN is kept per ply.
+ */
+function isFivefold(pos: Chess, line: Line): boolean {
+  if (pos.halfmoves < 16) return false;
+  const hashes = line.boardHashes;
+  const last = hashes.length - 1;
+  const oldest = Math.max(0, last - pos.halfmoves);
+  const candidates: number[] = [];
   for (let i = last - 4; i >= oldest; i -= 2) {
-    if (repetitionKey(fens[i]!) === key && ++count >= 5) return true;
+    if (hashes[i] === hashes[last]) candidates.push(i);
   }
-  return false;
+  if (candidates.length < 4) return false;
+  const same = positionsAlong(line, candidates).filter(earlier => equalsIgnoreMoves(earlier, pos));
+  return same.length >= 4;
+}
+
+/**
+ * A 32-bit hash of the pieces on the board and the side to move. Two positions that repeat each other have the
+ * same pieces and side to move, so they always have the same hash; positions with the same hash are not
+ * necessarily the same (castling rights, en passant, or a collision), so equality is checked exactly after it.
+ */
+function boardHash(pos: Chess): number {
+  const { board } = pos;
+  let hash = pos.turn === 'white' ? 0x3c6ef372 : 0x0a54ff53;
+  for (const set of [board.white, board.pawn, board.knight, board.bishop, board.rook, board.queen, board.king]) {
+    hash = mixSquares(hash, set);
+  }
+  return hash;
+}
+
+const mixSquares = (hash: number, set: SquareSet): number => {
+  const low = Math.imul(hash ^ set.lo, 0xcc9e2d51);
+  const high = Math.imul(low ^ (low >>> 15) ^ set.hi, 0x1b873593);
+  return high ^ (high >>> 16);
+};
+
+/**
+ * The positions after the first n moves of a line, for each n of `counts`, replayed from its start. The moves
+ * were checked when they were played (or when the game was loaded), so they are only played here.
+ */
+function positionsAlong(line: Line, counts: readonly number[]): Chess[] {
+  const wanted = new Set(counts);
+  const through = Math.max(...counts);
+  const pos = positionFromFen(line.startFen);
+  const found: Chess[] = [];
+  for (let n = 0; ; n++) {
+    if (wanted.has(n)) found.push(pos.clone());
+    if (n === through) return found;
+    const move = parseUci(line.moves[n]!);
+    if (!move) throw new Error(`a recorded move is not UCI: ${line.moves[n]}`);
+    pos.play(normalizeMove(pos, move));
+  }
 }
 
 export function statusOf(game: Game): GameStatus {
@@ -284,7 +339,7 @@ export const isOver = (game: Game): boolean => game.positionEnd !== undefined ||
 export const movetextOf = (game: Game): string => makeMovetext(game.startPly, game.sans);
 
 /** The FEN of the current position. */
-export const fenOf = (game: Game): string => game.fens[game.fens.length - 1]!;
+export const fenOf = (game: Game): string => game.fen;
 
 export function gameStateOf(game: Game): GameStateView {
   const { record } = game;
@@ -354,7 +409,7 @@ const change = (game: Game, record: Omit<GameRecord, 'version'>, derived?: Parti
 function playMove(game: Game, move: NormalMove, uci: string): Game {
   const pos = game.pos.clone();
   const san = makeSanAndPlay(pos, move);
-  const fens = [...game.fens, makeFen(pos)];
+  const boardHashes = [...game.boardHashes, boardHash(pos)];
   const record: GameRecord = {
     ...game.record,
     version: game.record.version + 1,
@@ -363,7 +418,7 @@ function playMove(game: Game, move: NormalMove, uci: string): Game {
     pendingPromotion: null,
     drawOffer: null,
   };
-  return derive(record, pos, game.startPly, [...game.sans, san], fens);
+  return derive(record, pos, game.startPly, [...game.sans, san], boardHashes);
 }
 
 /** The API's UCI of a chessops move: castling as the king's two-square move. */
@@ -396,17 +451,18 @@ export function undo(game: Game): Result<Change> {
   const { record } = game;
   if (record.result) return gameOver(game);
   if (record.moves.length === 0) return err(new DomainError('NO_UNDO', 'there is no move to undo'));
-  const fens = game.fens.slice(0, -1);
-  const pos = positionFromFen(fens[fens.length - 1]!);
+  const moves = record.moves.slice(0, -1);
+  const boardHashes = game.boardHashes.slice(0, -1);
+  const [pos] = positionsAlong({ startFen: record.startFen, moves, boardHashes }, [moves.length]);
   const next: GameRecord = {
     ...record,
     version: record.version + 1,
-    moves: record.moves.slice(0, -1),
+    moves,
     redo: [...record.redo, record.moves[record.moves.length - 1]!],
     pendingPromotion: null,
     drawOffer: null,
   };
-  const nextGame = derive(next, pos, game.startPly, game.sans.slice(0, -1), fens);
+  const nextGame = derive(next, pos!, game.startPly, game.sans.slice(0, -1), boardHashes);
   return ok({ game: nextGame, event: { type: 'gameState', state: gameStateOf(nextGame) } });
 }
 

@@ -150,15 +150,6 @@ export function positionFromFen(fen: string): Chess {
     );
 }
 
-/** The repetition identity of a FEN: board, side to move, castling rights and legal en-passant square. */
-export const repetitionKey = (fen: string): string => fen.slice(0, nthIndexOf(fen, ' ', 4));
-
-function nthIndexOf(text: string, ch: string, n: number): number {
-  let index = -1;
-  for (let i = 0; i < n; i++) index = text.indexOf(ch, index + 1);
-  return index;
-}
-
 /** Plies already played before a position, counted from the standard start (white's first move is ply 0). */
 export const plyOf = (pos: Position): number => (pos.fullmoves - 1) * 2 + (pos.turn === 'white' ? 0 : 1);
 

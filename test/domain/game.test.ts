@@ -78,7 +78,7 @@ const snapshot = (game: Game): Game => ({
   record: structuredClone(game.record),
   pos: game.pos.clone(),
   sans: [...game.sans],
-  fens: [...game.fens],
+  boardHashes: [...game.boardHashes],
 });
 
 function rejected(t: TestContext, game: Game, step: string, code: ErrorCode, field?: string): DomainError {
@@ -101,7 +101,8 @@ function assertRestores(t: TestContext, game: Game): void {
   t.assert.deepStrictEqual(gameStateOf(restored), gameStateOf(game));
   t.assert.deepStrictEqual(legalMovesOf(restored), legalMovesOf(game));
   t.assert.deepStrictEqual(restored.sans, game.sans);
-  t.assert.deepStrictEqual(restored.fens, game.fens);
+  t.assert.deepStrictEqual(restored.boardHashes, game.boardHashes);
+  t.assert.equal(restored.fen, game.fen);
   t.assert.equal(restored.startPly, game.startPly);
   t.assert.equal(restored.positionEnd, game.positionEnd);
 }
@@ -471,6 +472,39 @@ suite('repetition', () => {
     // the board after e1f1 e8f8 occurred after plies 2, 6, 10, 14 and now 18
     game = play(t, game, ['e8f8']);
     t.assert.equal(gameStateOf(game).status, 'draw');
+  });
+
+  test('a position with an en-passant capture is another position', (t: TestContext) => {
+    // after d7d5, e5xd6 is legal; the same board after each cycle has no such capture
+    const cycle = ['g1f3', 'b8c6', 'f3g1', 'c6b8'];
+    let game = play(t, fromFen('1n2k3/3p4/8/4P3/8/8/8/4K1N1 b - - 0 1'), ['d7d5', ...repeat(cycle, 4)]);
+    // that board stood after plies 1, 5, 9, 13 and 17, but only four times without the capture
+    t.assert.equal(gameStateOf(game).status, 'started');
+    // the board after g1f3 stood after plies 2, 6, 10, 14 and now 18
+    game = play(t, game, ['g1f3']);
+    t.assert.equal(gameStateOf(game).status, 'draw');
+    assertRestores(t, game);
+  });
+
+  test('an en-passant square that no legal move can use does not make another position', (t: TestContext) => {
+    // after c7c5, b5xc6 would expose the white king on a5 to the rook on h5
+    const cycle = ['a5a4', 'h1g1', 'a4a5', 'g1h1'];
+    let game = play(t, fromFen('8/2p5/8/KP5r/8/8/8/7k b - - 0 1'), ['c7c5', ...repeat(cycle, 3), ...cycle.slice(0, 3)]);
+    t.assert.equal(gameStateOf(game).status, 'started');
+    // the board after c7c5 stood after plies 1, 5, 9, 13 and now 17: five times the same position
+    game = play(t, game, ['g1h1']);
+    t.assert.equal(gameStateOf(game).status, 'draw');
+    assertRestores(t, game);
+  });
+
+  test('undo and redo across a fivefold repetition', (t: TestContext) => {
+    const drawn = play(t, newGame(INPUT), repeat(KNIGHTS_CYCLE, 4));
+    t.assert.equal(gameStateOf(drawn).status, 'draw');
+    const undone = play(t, drawn, ['undo']);
+    t.assert.equal(gameStateOf(undone).status, 'started');
+    t.assert.equal(gameStateOf(undone).fen, 'rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 15 8');
+    t.assert.equal(gameStateOf(play(t, undone, ['redo'])).status, 'draw');
+    assertRestores(t, undone);
   });
 
   test('a repetition imported from PGN ends the game there', (t: TestContext) => {
