@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { buildServer, SERVER_OUTPUT } from '../scripts/build.ts';
 import { SqliteGameStore } from '../src/store/sqlite.ts';
 import { freePort, quantile, randomGame, rssKiB } from './common.ts';
 
@@ -76,9 +77,10 @@ async function main(): Promise<void> {
 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  await buildServer({ ifStale: true }); // the server runs as npm start runs it, from its bundle
   const server = spawn(
     process.execPath,
-    [...(process.env.SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/server.ts'],
+    [...(process.env.SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), SERVER_OUTPUT],
     {
       cwd: ROOT,
       env: {

@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { buildServer, SERVER_OUTPUT } from '../scripts/build.ts';
 import { exportPgn } from '../src/domain/game.ts';
 import { cpuMs, freePort, quantile, randomGame } from './common.ts';
 import type { Fixtures } from './bare.ts';
@@ -279,7 +280,8 @@ async function main(): Promise<void> {
   };
   try {
     const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-    const service = await startTarget('service', [...profile, '--import', 'tsx', 'src/server.ts'], {
+    await buildServer({ ifStale: true }); // the service runs as npm start runs it, from its bundle
+    const service = await startTarget('service', [...profile, SERVER_OUTPUT], {
       ...serviceEnv,
       DATABASE_URL: sqlitePath,
     });
@@ -287,7 +289,7 @@ async function main(): Promise<void> {
     database = await postgresDatabase();
     let postgres: Target | undefined;
     if (database) {
-      postgres = await startTarget('postgres', ['--import', 'tsx', 'src/server.ts'], {
+      postgres = await startTarget('postgres', [SERVER_OUTPUT], {
         ...serviceEnv,
         DATABASE_URL: database.url,
       });

@@ -21,6 +21,7 @@ import { createServer, connect, type Socket } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServer, SERVER_OUTPUT } from '../scripts/build.ts';
 import { isOver, legalMovesOf, makeMove, newGame } from '../src/domain/game.ts';
 import { freePort, quantile, rssKiB } from './common.ts';
 
@@ -293,8 +294,10 @@ async function conduct(): Promise<void> {
   const profileDir = process.env.PROFILE_DIR; // a folder for a CPU profile of the server, e.g. ./profiles
   const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   const baseline = process.env.BASELINE === 'net';
-  const serverArgs = baseline ? [SELF, 'baseline'] : ['src/server.ts'];
-  const server = spawnNode([...profile, '--import', 'tsx', ...serverArgs], limit, {
+  // The service runs as npm start runs it, from its bundle; the baseline is this script.
+  if (!baseline) await buildServer({ ifStale: true });
+  const serverArgs = baseline ? ['--import', 'tsx', SELF, 'baseline'] : [SERVER_OUTPUT];
+  const server = spawnNode([...profile, ...serverArgs], limit, {
     cwd: ROOT,
     env: {
       ...process.env,

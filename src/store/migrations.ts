@@ -1,5 +1,5 @@
 /**
- * The schema migrations of an adapter: files `sql/<adapter>/NNNN_name.sql`, applied in the order of NNNN and
+ * The schema migrations of an adapter: files `src/store/sql/<adapter>/NNNN_name.sql`, applied in the order of NNNN and
  * recorded by that number in the adapter's `schema_migrations` table.
  *
  * ```ts
@@ -8,6 +8,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SQL_ROOT } from '../paths.ts';
 
 export interface Migration {
   version: number; // NNNN
@@ -16,7 +17,7 @@ export interface Migration {
 }
 
 export function migrations(adapter: 'sqlite' | 'postgres'): Migration[] {
-  const dir = join(import.meta.dirname, 'sql', adapter);
+  const dir = join(SQL_ROOT, adapter);
   return readdirSync(dir)
     .filter(name => /^\d{4}_.+\.sql$/.test(name))
     .sort()

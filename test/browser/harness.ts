@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { buildWeb } from '../../scripts/build-web.ts';
+import { buildWeb } from '../../scripts/build.ts';
 import { buildApp, type AppDeps } from '../../src/http/app.ts';
 import { GameService } from '../../src/service/games.ts';
 import { newGameId } from '../../src/service/ids.ts';

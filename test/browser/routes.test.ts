@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { buildWeb, referencedAssets } from '../../scripts/build-web.ts';
+import { buildWeb, referencedAssets } from '../../scripts/build.ts';
 import { registerErrorHandlers } from '../../src/http/errors.ts';
 import { boardRoutes } from '../../src/http/routes/board.ts';
 import { assertError, makeTestApp, mediaType } from '../helpers/app.ts';

@@ -1,6 +1,7 @@
 /**
  * A real server process for tests about processes and sockets (streams, shutdown, crashes, several
- * instances). It runs `src/server.ts` with the given settings on a free port and resolves once it listens.
+ * instances). It runs what `npm start` runs, the bundle dist/server.mjs (built first if a source is newer), with
+ * the given settings on a free port and resolves once it listens.
  *
  * ```ts
  * const server = await startServer({ DATABASE_URL: join(dir, 'chess.sqlite') });
@@ -11,6 +12,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { buildServer, SERVER_OUTPUT } from '../../scripts/build.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -26,9 +28,13 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-export async function startServer(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
+export async function startServer(
+  env: Record<string, string>,
+  { timeoutMs = 20_000, cwd = ROOT }: { timeoutMs?: number; cwd?: string } = {},
+): Promise<ServerProcess> {
+  await buildServer({ ifStale: true });
+  const proc = spawn(process.execPath, [SERVER_OUTPUT], {
+    cwd,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

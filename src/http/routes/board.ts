@@ -2,7 +2,7 @@
  * The board page: `GET /` and `GET /game/{gameId}` answer the same HTML page (the page reads the game id from
  * the address and asks the API for the game, so an unknown id shows the API's own error), and
  * `GET /assets/{file}` answers the files the page references. The files are built from src/web into
- * dist/web by `npm run build` (scripts/build-web.ts), which also runs on `npm ci`.
+ * dist/web by `npm run build` (scripts/build.ts), which also runs on `npm ci`.
  *
  * Asset names carry a hash of their content, so they are cached for a year; the page itself is revalidated
  * on every load (ETag). None of these routes is part of the API's OpenAPI document.
@@ -14,15 +14,15 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
+import { WEB_ROOT } from '../../paths.ts';
 
 export interface BoardRoutesOptions {
   root?: string; // the built page, dist/web by default
 }
 
-export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
+export const DEFAULT_WEB_ROOT = WEB_ROOT;
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
