@@ -109,11 +109,20 @@ export interface NewGameInput {
   black?: PlayerInfo | undefined;
 }
 
-const START_POSITION = Chess.default();
+/** What every new game at the standard start shares (its position, FEN and end checks), derived once. */
+let standardStart: Game | undefined;
 
 /** A new game at the standard starting position. */
 export function newGame(input: NewGameInput): Game {
-  return gameFromPosition(input, START_POSITION);
+  standardStart ??= gameFromPosition({ id: '', createdAt: '' }, Chess.default());
+  const record: GameRecord = {
+    ...standardStart.record,
+    id: input.id,
+    createdAt: input.createdAt,
+    white: input.white ?? DEFAULT_WHITE,
+    black: input.black ?? DEFAULT_BLACK,
+  };
+  return withRecord(standardStart, record);
 }
 
 /** A new game from a FEN, checked strictly (DECISIONS §7). */
@@ -137,7 +146,7 @@ function gameFromPosition(input: NewGameInput, pos: Chess): Game {
     drawOffer: null,
     result: null,
   };
-  return derive(record, pos, plyOf(pos), [], [boardHash(pos)]);
+  return derive(record, pos, plyOf(pos), [], [boardHash(pos)], startFen);
 }
 
 export interface PgnImportOptions {
@@ -224,9 +233,10 @@ function derive(
   startPly: number,
   sans: readonly string[],
   boardHashes: readonly number[],
+  fen = makeFen(pos),
 ): Game {
   const positionEnd = findPositionEnd(pos, { startFen: record.startFen, moves: record.moves, boardHashes });
-  return { record, pos, fen: makeFen(pos), startPly, sans, boardHashes, positionEnd };
+  return { record, pos, fen, startPly, sans, boardHashes, positionEnd };
 }
 
 const withRecord = (game: Game, record: GameRecord): Game => ({ ...game, record });
