@@ -1,7 +1,8 @@
 /**
  * A game and its transitions. A game is its start position, the moves applied, the redo stack, a pending
  * promotion, a pending draw offer and a final result; position, status, SAN and FEN are derived with
- * chessops and kept beside the record so that a change costs one move, never a replay (an undo replays).
+ * chessops and kept beside the record so that a change costs one move; only an undo, and the exact check of a
+ * likely fivefold repetition, replay the moves from the start.
  *
  * Every transition is `(game, input) => Result<Change>`: a new game (version + 1) and the one event it
  * causes, or a DomainError and no change.
@@ -68,7 +69,7 @@ export interface Game {
   readonly fen: string; // the FEN of pos
   readonly startPly: number;
   readonly sans: readonly string[];
-  readonly boardHashes: readonly number[]; // boardHashes[i]: boardHash of the position after i moves
+  readonly positionHashes: readonly number[]; // positionHashes[i]: positionHash of the position after i moves
   readonly positionEnd: PositionEnd | undefined;
 }
 
@@ -109,12 +110,26 @@ export interface NewGameInput {
   black?: PlayerInfo | undefined;
 }
 
-/** What every new game at the standard start shares (its position, FEN and end checks), derived once. */
+/**
+ * What every new game at the standard start shares (its position, FEN, empty lists and end checks), derived
+ * once. The lists are frozen, since every new game holds the same ones.
+ */
 let standardStart: Game | undefined;
+
+function deriveStandardStart(): Game {
+  const game = gameFromPosition({ id: '', createdAt: '' }, Chess.default());
+  const { record } = game;
+  return Object.freeze({
+    ...game,
+    record: { ...record, moves: Object.freeze([]), redo: Object.freeze([]) },
+    sans: Object.freeze([]),
+    positionHashes: Object.freeze([...game.positionHashes]),
+  });
+}
 
 /** A new game at the standard starting position. */
 export function newGame(input: NewGameInput): Game {
-  standardStart ??= gameFromPosition({ id: '', createdAt: '' }, Chess.default());
+  standardStart ??= deriveStandardStart();
   const record: GameRecord = {
     ...standardStart.record,
     id: input.id,
@@ -146,7 +161,7 @@ function gameFromPosition(input: NewGameInput, pos: Chess): Game {
     drawOffer: null,
     result: null,
   };
-  return derive(record, pos, plyOf(pos), [], [boardHash(pos)], startFen);
+  return derive(record, pos, plyOf(pos), [], [positionHash(pos)], startFen);
 }
 
 export interface PgnImportOptions {
@@ -171,12 +186,12 @@ export function gameFromPgn(input: NewGameInput, text: string, options: PgnImpor
     start,
   );
   // The replay plays on one position and appends to its lists; each move is recorded as `playMove` records a
-  // played one (its UCI, SAN and board hash), and the automatic ends are checked after each, as `derive` does.
+  // played one (its UCI, SAN and position hash), and the automatic ends are checked after each, as `derive` does.
   const pos = initial.pos.clone();
   const moves: string[] = [];
   const played: string[] = [];
-  const boardHashes = [...initial.boardHashes];
-  const line: Line = { startFen: initial.record.startFen, moves, boardHashes };
+  const positionHashes = [...initial.positionHashes];
+  const line: Line = { startFen: initial.record.startFen, moves, positionHashes };
   let end = initial.positionEnd;
   for (let i = 0; i < sans.length; i++) {
     const san = sans[i]!;
@@ -194,11 +209,11 @@ export function gameFromPgn(input: NewGameInput, text: string, options: PgnImpor
     }
     moves.push(uciOfChessopsMove(pos, move));
     played.push(makeSanAndPlay(pos, move));
-    boardHashes.push(boardHash(pos));
+    positionHashes.push(positionHash(pos));
     end = findPositionEnd(pos, line);
   }
   // The import is one creation (version 1): the replay does not count as changes.
-  return ok(derive({ ...initial.record, moves }, pos, initial.startPly, played, boardHashes));
+  return ok(derive({ ...initial.record, moves }, pos, initial.startPly, played, positionHashes));
 }
 
 const describeEnd = (end: PositionEnd): string =>
@@ -217,14 +232,14 @@ export function restoreGame(record: GameRecord): Game {
   const pos = start.value;
   const startPly = plyOf(pos);
   const sans: string[] = [];
-  const boardHashes = [boardHash(pos)];
+  const positionHashes = [positionHash(pos)];
   for (const uci of record.moves) {
     const check = checkMove(pos, uci);
     if (check.kind !== 'legal') throw new Error(`stored game ${record.id} has an illegal move ${uci}`);
     sans.push(makeSanAndPlay(pos, check.move));
-    boardHashes.push(boardHash(pos));
+    positionHashes.push(positionHash(pos));
   }
-  return derive(record, pos, startPly, sans, boardHashes);
+  return derive(record, pos, startPly, sans, positionHashes);
 }
 
 function derive(
@@ -232,20 +247,20 @@ function derive(
   pos: Chess,
   startPly: number,
   sans: readonly string[],
-  boardHashes: readonly number[],
+  positionHashes: readonly number[],
   fen = makeFen(pos),
 ): Game {
-  const positionEnd = findPositionEnd(pos, { startFen: record.startFen, moves: record.moves, boardHashes });
-  return { record, pos, fen, startPly, sans, boardHashes, positionEnd };
+  const positionEnd = findPositionEnd(pos, { startFen: record.startFen, moves: record.moves, positionHashes });
+  return { record, pos, fen, startPly, sans, positionHashes, positionEnd };
 }
 
 const withRecord = (game: Game, record: GameRecord): Game => ({ ...game, record });
 
-/** The moves played from a start position, and the board hash after each (boardHashes[0] is the start's). */
+/** The moves played from a start position, and the position hash after each (positionHashes[0] is the start's). */
 interface Line {
   readonly startFen: string;
   readonly moves: readonly string[];
-  readonly boardHashes: readonly number[];
+  readonly positionHashes: readonly number[];
 }
 
 /** Automatic ends in the order of DECISIONS §3: mate, stalemate, material, 75-move rule, fivefold. */
@@ -260,13 +275,13 @@ function findPositionEnd(pos: Chess, line: Line): PositionEnd | undefined {
 
 /**
  * FIDE 9.6.2: the same position (pieces, side to move, castling rights and en-passant capture) has appeared five
- * times, so with no capture or pawn move since the first. Earlier positions are first found by their board hash,
+ * times, so with no capture or pawn move since the first. Earlier positions are first found by their hash,
  * which every repetition of a position shares; only when five share it are they compared exactly, with chessops'
  * `equalsIgnoreMoves`, on positions replayed from the start. So no FEN is kept per ply.
  */
 function isFivefold(pos: Chess, line: Line): boolean {
   if (pos.halfmoves < 16) return false;
-  const hashes = line.boardHashes;
+  const hashes = line.positionHashes;
   const last = hashes.length - 1;
   const oldest = Math.max(0, last - pos.halfmoves);
   const candidates: number[] = [];
@@ -279,17 +294,19 @@ function isFivefold(pos: Chess, line: Line): boolean {
 }
 
 /**
- * A 32-bit hash of the pieces on the board and the side to move. Two positions that repeat each other have the
- * same pieces and side to move, so they always have the same hash; positions with the same hash are not
- * necessarily the same (castling rights, en passant, or a collision), so equality is checked exactly after it.
+ * A 32-bit hash of the pieces on the board, the side to move and the castling rights: all that
+ * `equalsIgnoreMoves` compares but the en-passant square. Two positions that repeat each other have all of these
+ * the same, so they always have the same hash; positions with the same hash are not necessarily the same (an
+ * en-passant capture, at most once per pawn's two-square move, or a collision), so equality is checked exactly
+ * after it.
  */
-function boardHash(pos: Chess): number {
+function positionHash(pos: Chess): number {
   const { board } = pos;
   let hash = pos.turn === 'white' ? 0x3c6ef372 : 0x0a54ff53;
   for (const set of [board.white, board.pawn, board.knight, board.bishop, board.rook, board.queen, board.king]) {
     hash = mixSquares(hash, set);
   }
-  return hash;
+  return mixSquares(hash, pos.castles.castlingRights);
 }
 
 const mixSquares = (hash: number, set: SquareSet): number => {
@@ -419,7 +436,7 @@ const change = (game: Game, record: Omit<GameRecord, 'version'>, derived?: Parti
 function playMove(game: Game, move: NormalMove, uci: string): Game {
   const pos = game.pos.clone();
   const san = makeSanAndPlay(pos, move);
-  const boardHashes = [...game.boardHashes, boardHash(pos)];
+  const positionHashes = [...game.positionHashes, positionHash(pos)];
   const record: GameRecord = {
     ...game.record,
     version: game.record.version + 1,
@@ -428,7 +445,7 @@ function playMove(game: Game, move: NormalMove, uci: string): Game {
     pendingPromotion: null,
     drawOffer: null,
   };
-  return derive(record, pos, game.startPly, [...game.sans, san], boardHashes);
+  return derive(record, pos, game.startPly, [...game.sans, san], positionHashes);
 }
 
 /** The API's UCI of a chessops move: castling as the king's two-square move. */
@@ -462,8 +479,8 @@ export function undo(game: Game): Result<Change> {
   if (record.result) return gameOver(game);
   if (record.moves.length === 0) return err(new DomainError('NO_UNDO', 'there is no move to undo'));
   const moves = record.moves.slice(0, -1);
-  const boardHashes = game.boardHashes.slice(0, -1);
-  const [pos] = positionsAlong({ startFen: record.startFen, moves, boardHashes }, [moves.length]);
+  const positionHashes = game.positionHashes.slice(0, -1);
+  const [pos] = positionsAlong({ startFen: record.startFen, moves, positionHashes }, [moves.length]);
   const next: GameRecord = {
     ...record,
     version: record.version + 1,
@@ -472,7 +489,7 @@ export function undo(game: Game): Result<Change> {
     pendingPromotion: null,
     drawOffer: null,
   };
-  const nextGame = derive(next, pos!, game.startPly, game.sans.slice(0, -1), boardHashes);
+  const nextGame = derive(next, pos!, game.startPly, game.sans.slice(0, -1), positionHashes);
   return ok({ game: nextGame, event: { type: 'gameState', state: gameStateOf(nextGame) } });
 }
 

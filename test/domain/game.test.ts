@@ -78,7 +78,7 @@ const snapshot = (game: Game): Game => ({
   record: structuredClone(game.record),
   pos: game.pos.clone(),
   sans: [...game.sans],
-  boardHashes: [...game.boardHashes],
+  positionHashes: [...game.positionHashes],
 });
 
 function rejected(t: TestContext, game: Game, step: string, code: ErrorCode, field?: string): DomainError {
@@ -101,7 +101,7 @@ function assertRestores(t: TestContext, game: Game): void {
   t.assert.deepStrictEqual(gameStateOf(restored), gameStateOf(game));
   t.assert.deepStrictEqual(legalMovesOf(restored), legalMovesOf(game));
   t.assert.deepStrictEqual(restored.sans, game.sans);
-  t.assert.deepStrictEqual(restored.boardHashes, game.boardHashes);
+  t.assert.deepStrictEqual(restored.positionHashes, game.positionHashes);
   t.assert.equal(restored.fen, game.fen);
   t.assert.equal(restored.startPly, game.startPly);
   t.assert.equal(restored.positionEnd, game.positionEnd);

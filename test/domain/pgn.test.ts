@@ -262,7 +262,7 @@ for (const row of EXPORTED) {
     };
     t.assert.deepEqual(imported.value.record, expected);
     t.assert.deepEqual(imported.value.sans, played.sans);
-    t.assert.deepEqual(imported.value.boardHashes, played.boardHashes);
+    t.assert.deepEqual(imported.value.positionHashes, played.positionHashes);
     t.assert.equal(imported.value.fen, played.fen);
     t.assert.equal(imported.value.startPly, played.startPly);
     t.assert.equal(imported.value.positionEnd, played.positionEnd);
