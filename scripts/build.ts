@@ -27,8 +27,8 @@
  * ```
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative } from 'node:path';
+import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -50,9 +50,13 @@ const EXTRA_INPUTS = [
  * Bundles the server into dist/server.mjs. The bundle sits one folder below the root, as src/server.ts does, so
  * that src/paths.ts finds the same files from either.
  */
-export async function buildServer(options: { ifStale?: boolean } = {}): Promise<{ built: boolean; ms: number }> {
+export async function buildServer(
+  options: { ifStale?: boolean; outFile?: string } = {},
+): Promise<{ built: boolean; ms: number }> {
   const started = performance.now();
-  if (options.ifStale && !(await isStale(SERVER_OUTPUT, await serverInputs()))) return { built: false, ms: 0 };
+  const startedAt = new Date();
+  const outFile = options.outFile ?? SERVER_OUTPUT;
+  if (options.ifStale && !(await isStale(outFile, await serverInputs()))) return { built: false, ms: 0 };
   const result = await build({
     entryPoints: [SERVER_ENTRY],
     bundle: true,
@@ -61,21 +65,20 @@ export async function buildServer(options: { ifStale?: boolean } = {}): Promise<
     platform: 'node',
     target: 'node20',
     sourcemap: 'linked',
-    outfile: SERVER_OUTPUT,
+    outfile: outFile,
     write: false,
     logLevel: 'silent',
   });
-  await mkdir(dirname(SERVER_OUTPUT), { recursive: true });
-  // The map first: the bundle's time is what the staleness check compares.
-  const files = [...result.outputFiles].sort(
-    (a, b) => Number(a.path === SERVER_OUTPUT) - Number(b.path === SERVER_OUTPUT),
-  );
-  for (const file of files) await writeAtomically(file.path, file.contents);
+  await mkdir(dirname(outFile), { recursive: true });
+  // The map first: the bundle's time is what the staleness check compares, and it is the time the build
+  // started, so that a source saved while it ran still counts as newer.
+  const files = [...result.outputFiles].sort((a, b) => Number(a.path === outFile) - Number(b.path === outFile));
+  for (const file of files) await writeAtomically(file.path, file.contents, startedAt);
   return { built: true, ms: Math.round(performance.now() - started) };
 }
 
 async function serverInputs(): Promise<string[]> {
-  const sources = (await listFiles(join(ROOT, 'src'))).filter(file => !file.startsWith(WEB_SOURCE));
+  const sources = (await listFiles(join(ROOT, 'src'))).filter(file => !file.startsWith(WEB_SOURCE + sep));
   return [...sources, fileURLToPath(import.meta.url), join(ROOT, 'package-lock.json'), join(ROOT, 'tsconfig.json')];
 }
 
@@ -88,6 +91,7 @@ export interface BuildResult {
 
 export async function buildWeb(options: { ifStale?: boolean; outDir?: string } = {}): Promise<BuildResult> {
   const started = performance.now();
+  const startedAt = new Date();
   const outDir = options.outDir ?? WEB_OUTPUT;
   const indexPath = join(outDir, 'index.html');
   if (options.ifStale && !(await isStale(indexPath, [...(await listFiles(WEB_SOURCE)), ...EXTRA_INPUTS]))) {
@@ -135,7 +139,7 @@ export async function buildWeb(options: { ifStale?: boolean; outDir?: string } =
 
   for (const file of files) await writeAtomically(join(assetsDir, file.name), file.contents);
   const previous = await readFile(indexPath, 'utf8').catch(() => '');
-  await writeAtomically(indexPath, html);
+  await writeAtomically(indexPath, html, startedAt); // its time is the build's start, as for the server bundle
 
   // Keep this build's assets and the previous build's (a page loaded a moment ago may still ask for them).
   const keep = new Set([...files.map(file => file.name), ...referencedAssets(previous)]);
@@ -174,9 +178,11 @@ async function listFiles(dir: string): Promise<string[]> {
   return entries.filter(entry => entry.isFile()).map(entry => join(entry.parentPath, entry.name));
 }
 
-async function writeAtomically(path: string, contents: string | Uint8Array): Promise<void> {
+/** Writes a file under a temporary name and renames it, so that no reader sees half of it; `time` sets its mtime. */
+async function writeAtomically(path: string, contents: string | Uint8Array, time?: Date): Promise<void> {
   const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   await writeFile(temporary, contents);
+  if (time) await utimes(temporary, time, time);
   await rename(temporary, path);
 }
 
