@@ -1,13 +1,11 @@
 /** A store in a Map, for tests and tools: nothing survives the process. */
 import type { GameRecord } from '../domain/game.ts';
-import type { GameStore, StateEvent, StoredChange } from './store.ts';
-
-/** Change-log entries kept per game: the memory store bounds its log by count rather than by age. */
-const LOG_ENTRIES_PER_GAME = 1000;
+import { RecentChanges } from './recentChanges.ts';
+import { loggedVersionError, type GameStore, type StateEvent, type StoredChange } from './store.ts';
 
 export class MemoryGameStore implements GameStore {
   private readonly games = new Map<string, string>();
-  private readonly log = new Map<string, string[]>();
+  private readonly log = new RecentChanges();
 
   create(record: GameRecord): Promise<boolean> {
     if (this.games.has(record.id)) return Promise.resolve(false);
@@ -21,22 +19,18 @@ export class MemoryGameStore implements GameStore {
   }
 
   update(record: GameRecord, expectedVersion: number, event?: StateEvent): Promise<boolean> {
+    const refused = loggedVersionError(record, expectedVersion, event);
+    if (refused) return Promise.reject(refused);
     const json = this.games.get(record.id);
     if (json === undefined || (JSON.parse(json) as GameRecord).version !== expectedVersion)
       return Promise.resolve(false);
     this.games.set(record.id, JSON.stringify(record));
-    if (event) {
-      const entries = this.log.get(record.id) ?? [];
-      entries.push(JSON.stringify({ gameId: record.id, version: record.version, event }));
-      if (entries.length > LOG_ENTRIES_PER_GAME) entries.shift();
-      this.log.set(record.id, entries);
-    }
+    if (event) this.log.append(record.id, record.version, JSON.stringify(event));
     return Promise.resolve(true);
   }
 
   changesSince(id: string, afterVersion: number): Promise<StoredChange[]> {
-    const entries = (this.log.get(id) ?? []).map(entry => JSON.parse(entry) as StoredChange);
-    return Promise.resolve(entries.filter(change => change.version > afterVersion));
+    return Promise.resolve(this.log.since(id, afterVersion));
   }
 
   ping(): Promise<void> {

@@ -15,6 +15,7 @@ import { DomainError } from '../domain/errors.ts';
 import {
   CHANGE_LOG_RETENTION_MS,
   dataOf,
+  loggedVersionError,
   recordOf,
   type GameData,
   type GameStore,
@@ -92,6 +93,8 @@ export class PostgresGameStore implements GameStore {
   }
 
   update(record: GameRecord, expectedVersion: number, event?: StateEvent): Promise<boolean> {
+    const refused = loggedVersionError(record, expectedVersion, event);
+    if (refused) return Promise.reject(refused);
     return this.run(async () => {
       const result = await this.pool.query(UPDATE_SQL, [
         record.id,

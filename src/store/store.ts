@@ -20,7 +20,7 @@ export interface StoredChange {
   event: StateEvent;
 }
 
-/** How long the change log keeps an entry at least: long enough for any stream to catch up after a hiccup. */
+/** How long a shared store's change log keeps an entry at least: long enough for any stream to catch up after a hiccup. */
 export const CHANGE_LOG_RETENTION_MS = 60 * 60 * 1000;
 
 export interface GameStore {
@@ -29,18 +29,33 @@ export interface GameStore {
   get(id: string): Promise<GameRecord | undefined>;
   /**
    * Replaces a game if its stored version is still `expectedVersion`; resolves false otherwise. The event is
-   * appended to the game's change log at `record.version` in the same transaction, and stores shared by
-   * several instances announce the change to the others (PostgreSQL NOTIFY) when it commits.
+   * appended to the game's change log at `record.version` when the change commits, and stores shared by
+   * several instances announce the change to the others (PostgreSQL NOTIFY) when it commits. An update with an
+   * event must raise the version by one (the log holds one entry per version); one that does not rejects.
    */
   update(record: GameRecord, expectedVersion: number, event?: StateEvent): Promise<boolean>;
   /**
-   * The logged changes of a game after `afterVersion`, in version order. Entries older than
-   * CHANGE_LOG_RETENTION_MS may be gone: a caller that finds a gap has to start over from the game itself.
+   * The logged changes of a game after `afterVersion`, in version order. Entries may be gone (a caller that
+   * finds a gap has to start over from the game itself): a shared store keeps them in the database for
+   * CHANGE_LOG_RETENTION_MS; a store no other instance shares keeps the latest ones in memory
+   * (RECENT_CHANGES_BYTES, see recentChanges.ts), so after a restart its log starts empty.
    */
   changesSince(id: string, afterVersion: number): Promise<StoredChange[]>;
   /** Rejects when the store cannot serve requests. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Why an update may not log its event (it does not raise the version by one), or undefined. */
+export function loggedVersionError(
+  record: GameRecord,
+  expectedVersion: number,
+  event?: StateEvent,
+): TypeError | undefined {
+  if (event === undefined || record.version === expectedVersion + 1) return undefined;
+  return new TypeError(
+    `an update that logs an event must raise the version by one (from ${expectedVersion}, not to ${record.version})`,
+  );
 }
 
 /** The stored columns of a record besides id, version and timestamps. */

@@ -214,6 +214,22 @@ export function runGameStoreContract(
       t.assert.deepEqual(await store.changesSince('ZZZZ9999', 0), []);
     });
 
+    test('an update whose event does not raise the version by one rejects and changes nothing', async (t: TestContext) => {
+      const store = await open(t);
+      const record = makeRecord();
+      await store.create(record);
+      for (const version of [1, 3]) {
+        await t.assert.rejects(
+          store.update({ ...record, version, moves: ['e2e4'] }, 1, stateEvent(['e2e4'])),
+          /raise the version by one/,
+        );
+      }
+      t.assert.deepEqual(await store.get(record.id), record);
+      t.assert.deepEqual(await store.changesSince(record.id, 0), []);
+      // Without an event, the version is the caller's business.
+      t.assert.equal(await store.update({ ...record, version: 3 }, 1), true);
+    });
+
     test('ping resolves on an open store', async (t: TestContext) => {
       const store = await open(t);
       t.assert.equal(await store.ping(), undefined);
