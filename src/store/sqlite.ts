@@ -46,7 +46,7 @@ import { migrations } from './migrations.ts';
 import { RecentChanges } from './recentChanges.ts';
 
 /**
- * Writes between two checkpoints of the thread (about 750 WAL pages of creates, 1000 of moves). Fewer cost more:
+ * Writes between two checkpoints of the thread (hundreds of WAL pages). Fewer cost more:
  * each checkpoint syncs both files and copies again the pages that every write changes (the tables' upper
  * B-tree pages). With batches of 6, a create cost 58-63 µs of CPU in the store at 25 and 42-45 µs at 250, a
  * move 88-90 and 70-75 µs (`npm run bench:store`).
