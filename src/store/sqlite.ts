@@ -9,8 +9,8 @@
  * again in a transaction of its own, so that one bad write cannot take the others with it.
  *
  * The change log is in memory (recentChanges.ts): no other instance reads it, and no stream outlives the
- * process. Written in the database, beside each change, it doubled what a move cost the store: a second table
- * and an index to update, about twice the WAL pages per commit (48-54 against 23-25 µs of CPU per move in
+ * process. Written in the database, beside each change, it nearly doubled what a move cost the store: a second
+ * table and an index to update, about twice the WAL pages per commit (48-54 against 28 µs of CPU per move in
  * batches of 6, `npm run bench:store`).
  *
  * WAL checkpoints (copying committed pages from the WAL into the database file, and syncing it) are mostly done
@@ -49,7 +49,7 @@ import { RecentChanges } from './recentChanges.ts';
  * Writes between two checkpoints of the thread (hundreds of WAL pages). Fewer cost more:
  * each checkpoint syncs both files and copies again the pages that every write changes (the tables' upper
  * B-tree pages). With batches of 6, a create cost 58-63 µs of CPU in the store at 25 and 42-45 µs at 250, a
- * move 88-90 and 70-75 µs (`npm run bench:store`).
+ * move 88-90 and 70-75 µs (`npm run bench:store`, when each move also wrote the change log into the file).
  */
 const CHECKPOINT_EVERY_WRITES = 250;
 /**
