@@ -4,6 +4,8 @@ import { ENTRY_BYTES, RecentChanges } from '../../src/store/recentChanges.ts';
 import { stateEvent } from './gameStore.contract.ts';
 
 const entry = (moves: string[]): string => JSON.stringify(stateEvent(moves));
+const versions = (log: RecentChanges, gameId: string, after = 0): number[] =>
+  log.since(gameId, after).map(change => change.version);
 
 test('since lists a game’s changes after a version, in order, as copies', (t: TestContext) => {
   const log = new RecentChanges();
@@ -17,10 +19,7 @@ test('since lists a game’s changes after a version, in order, as copies', (t: 
       ['AAAA0001', 3, ['e2e4', 'e7e5']],
     ],
   );
-  t.assert.deepEqual(
-    log.since('AAAA0001', 2).map(change => change.version),
-    [3],
-  );
+  t.assert.deepEqual(versions(log, 'AAAA0001', 2), [3]);
   t.assert.deepEqual(log.since('AAAA0001', 3), []);
   t.assert.deepEqual(log.since('CCCC0001', 0), []);
   // What a caller does with what it read does not change the log.
@@ -35,24 +34,15 @@ test('past its budget the log lets the oldest changes go first, whatever their g
     log.append(version % 2 === 0 ? 'AAAA0001' : 'BBBB0001', version, entry(['e2e4']));
   }
   // The last ten of twenty: versions 12 to 21, alternating between the two games.
-  t.assert.deepEqual(
-    log.since('AAAA0001', 0).map(change => change.version),
-    [12, 14, 16, 18, 20],
-  );
-  t.assert.deepEqual(
-    log.since('BBBB0001', 0).map(change => change.version),
-    [13, 15, 17, 19, 21],
-  );
+  t.assert.deepEqual(versions(log, 'AAAA0001'), [12, 14, 16, 18, 20]);
+  t.assert.deepEqual(versions(log, 'BBBB0001'), [13, 15, 17, 19, 21]);
 });
 
 test('the newest change stays even when it alone is larger than the budget', (t: TestContext) => {
   const log = new RecentChanges(10);
   log.append('AAAA0001', 2, entry(['e2e4']));
   log.append('AAAA0001', 3, entry(['e2e4', 'e7e5']));
-  t.assert.deepEqual(
-    log.since('AAAA0001', 0).map(change => change.version),
-    [3],
-  );
+  t.assert.deepEqual(versions(log, 'AAAA0001'), [3]);
 });
 
 test('a long run of changes keeps the log within its budget', (t: TestContext) => {
@@ -64,14 +54,8 @@ test('a long run of changes keeps the log within its budget', (t: TestContext) =
   for (let g = 0; g < 300; g++) kept += log.since(`G${String(g).padStart(7, '0')}`, 0).length;
   t.assert.equal(kept, 100);
   // The newest 100 changes are those of i = 49900 to 49999: one each of games 100 to 199, at version 168.
-  t.assert.deepEqual(
-    log.since('G0000199', 0).map(change => change.version),
-    [168],
-  );
-  t.assert.deepEqual(
-    log.since('G0000100', 0).map(change => change.version),
-    [168],
-  );
+  t.assert.deepEqual(versions(log, 'G0000199'), [168]);
+  t.assert.deepEqual(versions(log, 'G0000100'), [168]);
   t.assert.deepEqual(log.since('G0000099', 0), []);
   t.assert.deepEqual(log.since('G0000200', 0), []);
 });
@@ -83,24 +67,12 @@ test('the budget counts each entry by its size, so a large change pushes out sev
   const log = new RecentChanges(large.length + 2 * small.length + 3 * ENTRY_BYTES);
   for (let version = 2; version <= 5; version++) log.append('AAAA0001', version, small);
   log.append('BBBB0001', 2, large);
-  t.assert.deepEqual(
-    log.since('AAAA0001', 0).map(change => change.version),
-    [4, 5],
-  );
-  t.assert.deepEqual(
-    log.since('BBBB0001', 0).map(change => change.version),
-    [2],
-  );
+  t.assert.deepEqual(versions(log, 'AAAA0001'), [4, 5]);
+  t.assert.deepEqual(versions(log, 'BBBB0001'), [2]);
   // One small one more: the oldest small one leaves, the large one (not the oldest) stays.
   log.append('AAAA0001', 6, small);
-  t.assert.deepEqual(
-    log.since('AAAA0001', 0).map(change => change.version),
-    [5, 6],
-  );
-  t.assert.deepEqual(
-    log.since('BBBB0001', 0).map(change => change.version),
-    [2],
-  );
+  t.assert.deepEqual(versions(log, 'AAAA0001'), [5, 6]);
+  t.assert.deepEqual(versions(log, 'BBBB0001'), [2]);
 });
 
 test('a version not above the last one logged for its game is left out', (t: TestContext) => {
