@@ -31,10 +31,9 @@ import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'n
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { ROOT, WEB_ROOT } from '../src/paths.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const WEB_SOURCE = join(ROOT, 'src', 'web');
-export const WEB_OUTPUT = join(ROOT, 'dist', 'web');
 export const SERVER_ENTRY = join(ROOT, 'src', 'server.ts');
 export const SERVER_OUTPUT = join(ROOT, 'dist', 'server.mjs');
 
@@ -92,7 +91,7 @@ export interface BuildResult {
 export async function buildWeb(options: { ifStale?: boolean; outDir?: string } = {}): Promise<BuildResult> {
   const started = performance.now();
   const startedAt = new Date();
-  const outDir = options.outDir ?? WEB_OUTPUT;
+  const outDir = options.outDir ?? WEB_ROOT;
   const indexPath = join(outDir, 'index.html');
   if (options.ifStale && !(await isStale(indexPath, [...(await listFiles(WEB_SOURCE)), ...EXTRA_INPUTS]))) {
     return { built: false, assets: referencedAssets(await readFile(indexPath, 'utf8')), ms: 0 };
@@ -194,7 +193,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     server.built ? `server bundled into ${bundle} in ${server.ms} ms\n` : `server bundle ${bundle} is up to date\n`,
   );
   const web = await buildWeb({ ifStale });
-  const where = relative(process.cwd(), WEB_OUTPUT) || '.';
+  const where = relative(process.cwd(), WEB_ROOT) || '.';
   process.stdout.write(
     web.built
       ? `board page built into ${where} in ${web.ms} ms: ${web.assets.join(', ')}\n`

@@ -289,7 +289,7 @@ function isFivefold(pos: Chess, line: Line): boolean {
     if (hashes[i] === hashes[last]) candidates.push(i);
   }
   if (candidates.length < 4) return false;
-  const same = positionsAlong(line, candidates).filter(earlier => equalsIgnoreMoves(earlier, pos));
+  const same = positionsAlong(line.startFen, line.moves, candidates).filter(earlier => equalsIgnoreMoves(earlier, pos));
   return same.length >= 4;
 }
 
@@ -316,19 +316,19 @@ const mixSquares = (hash: number, set: SquareSet): number => {
 };
 
 /**
- * The positions after the first n moves of a line, for each n of `counts`, replayed from its start. The moves
- * were checked when they were played (or when the game was loaded), so they are only played here.
+ * The positions after the first n moves, for each n of `counts`, replayed from the start. The moves were checked
+ * when they were played (or when the game was loaded), so they are only played here.
  */
-function positionsAlong(line: Line, counts: readonly number[]): Chess[] {
+function positionsAlong(startFen: string, moves: readonly string[], counts: readonly number[]): Chess[] {
   const wanted = new Set(counts);
   const through = Math.max(...counts);
-  const pos = positionFromFen(line.startFen);
+  const pos = positionFromFen(startFen);
   const found: Chess[] = [];
   for (let n = 0; ; n++) {
     if (wanted.has(n)) found.push(pos.clone());
     if (n === through) return found;
-    const move = parseUci(line.moves[n]!);
-    if (!move) throw new Error(`a recorded move is not UCI: ${line.moves[n]}`);
+    const move = parseUci(moves[n]!);
+    if (!move) throw new Error(`a recorded move is not UCI: ${moves[n]}`);
     pos.play(normalizeMove(pos, move));
   }
 }
@@ -480,7 +480,7 @@ export function undo(game: Game): Result<Change> {
   if (record.moves.length === 0) return err(new DomainError('NO_UNDO', 'there is no move to undo'));
   const moves = record.moves.slice(0, -1);
   const positionHashes = game.positionHashes.slice(0, -1);
-  const [pos] = positionsAlong({ startFen: record.startFen, moves, positionHashes }, [moves.length]);
+  const [pos] = positionsAlong(record.startFen, moves, [moves.length]);
   const next: GameRecord = {
     ...record,
     version: record.version + 1,

@@ -22,8 +22,6 @@ export interface BoardRoutesOptions {
   root?: string; // the built page, dist/web by default
 }
 
-export const DEFAULT_WEB_ROOT = WEB_ROOT;
-
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -52,7 +50,7 @@ const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 export const boardRoutes: FastifyPluginAsync<BoardRoutesOptions> = async (app, options) => {
-  const root = options.root ?? DEFAULT_WEB_ROOT;
+  const root = options.root ?? WEB_ROOT;
   const hide = { schema: { hide: true } };
 
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
