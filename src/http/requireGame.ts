@@ -18,15 +18,20 @@ declare module 'fastify' {
  * judged before any other parameter, so this runs before schema validation. The game it finds is kept on
  * the request (`foundGame`), so that a read answers from it without looking the game up again. A game in
  * memory is found without waiting; callback style, so that such a request costs no promise.
+ *
+ * `current: false` is for routes that read the game themselves (changes, streams): the hook only judges that the
+ * game exists, for which a game in memory suffices also on a shared store (no game is ever deleted), and
+ * `request.game` may then be an older version.
  */
 export const requireGame =
-  (games: GameService) => (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+  (games: GameService, { current = true }: { current?: boolean } = {}) =>
+  (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const { gameId } = request.params as { gameId: string };
     if (!GAME_ID.test(gameId)) {
       done(new DomainError('INVALID_GAME_ID', `'${gameId}' is not a game id: expected 8 letters or digits`, 'gameId'));
       return;
     }
-    const cached = games.cached(gameId);
+    const cached = current ? games.cached(gameId) : games.known(gameId);
     if (cached) {
       request.game = cached;
       done();

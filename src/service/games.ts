@@ -102,24 +102,47 @@ export class GameService {
   }
 
   /**
+   * A game this instance has in memory, whatever its version: a game, once created, always exists (none is ever
+   * deleted), so this answers whether it exists without asking the store, also on a shared store.
+   */
+  known(id: string): Game | undefined {
+    return this.cache.get(id);
+  }
+
+  /**
    * Runs `transition` on the current game and commits its result. A rejected transition changes nothing.
    * Resolves once the change is durable and its event is published.
+   *
+   * The game in memory is used without reading the store, also on a shared store, where another instance may
+   * have changed it since: a change made from an older version fails the store's version check, and a refusal
+   * made on it is judged again on the stored game, so that each request is judged on the game's current
+   * version and a change costs one store write, not a read and a write.
    */
   change(id: string, transition: (game: Game) => Result<Change>): Promise<Change> {
     return this.serialized(id, async () => {
+      let game = this.cache.get(id);
+      let current = game !== undefined && !this.sharedStore; // known to be the stored version
+      if (game === undefined) {
+        game = await this.get(id);
+        current = true;
+      }
       for (let attempt = 0; ; attempt++) {
-        const game = await this.get(id);
         const result = transition(game);
-        if (!result.ok) throw result.error;
-        const next = result.value;
-        if (await this.store.update(next.game.record, game.record.version, next.event)) {
-          this.remember(next.game);
-          this.bus.publish({ gameId: id, version: next.game.record.version, event: next.event });
-          return next;
+        if (result.ok) {
+          const next = result.value;
+          if (await this.store.update(next.game.record, game.record.version, next.event)) {
+            this.remember(next.game);
+            this.bus.publish({ gameId: id, version: next.game.record.version, event: next.event });
+            return next;
+          }
+          // Another process changed the game first: read its version and judge the request again.
+          this.cache.delete(id);
+          if (attempt >= MAX_CONFLICT_RETRIES) throw new Error(`game ${id}: too many concurrent changes`);
+        } else if (current) {
+          throw result.error;
         }
-        // Another process changed the game first: read its version and judge the request again.
-        this.cache.delete(id);
-        if (attempt >= MAX_CONFLICT_RETRIES) throw new Error(`game ${id}: too many concurrent changes`);
+        game = await this.get(id);
+        current = true;
       }
     });
   }

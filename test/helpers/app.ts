@@ -9,6 +9,7 @@ import { GameService } from '../../src/service/games.ts';
 import { newGameId } from '../../src/service/ids.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import type { GameStore } from '../../src/store/store.ts';
+import { countingStore } from './store.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -33,6 +34,22 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   const { publicUrl, tokens, rateLimit, corsOrigins, logger, trustProxy } = options;
   const app = await buildApp({ games, store, publicUrl, tokens, rateLimit, corsOrigins, logger, trustProxy });
   return { app, store, games };
+}
+
+/**
+ * An app on a store shared with another instance (`sharedStore`, as on PostgreSQL): one SQLite database in
+ * memory, which the app reaches through a store that counts its reads and updates, and `other`, a second
+ * service on the same database.
+ */
+export async function makeSharedApp(t: TestContext) {
+  const database = SqliteGameStore.open(':memory:');
+  const store = countingStore(database);
+  const clock = () => new Date();
+  const games = new GameService({ store, newId: newGameId, clock, sharedStore: true });
+  const app = await buildApp({ games, store });
+  t.after(() => app.close());
+  const other = new GameService({ store: database, newId: newGameId, clock, sharedStore: true });
+  return { app, store, database, other };
 }
 
 export const json = <T = any>(res: LightMyRequestResponse): T => JSON.parse(res.body) as T;

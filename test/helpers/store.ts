@@ -13,3 +13,21 @@ export function storeWith(store: GameStore, overrides: Partial<GameStore>): Game
     ...overrides,
   };
 }
+
+/** A store that counts the reads (`get`) and the updates asked of it. */
+export function countingStore(store: GameStore): GameStore & { reads: number; updates: number } {
+  const counted = Object.assign(
+    storeWith(store, {
+      get: id => {
+        counted.reads++;
+        return store.get(id);
+      },
+      update: (record, expectedVersion, event) => {
+        counted.updates++;
+        return store.update(record, expectedVersion, event);
+      },
+    }),
+    { reads: 0, updates: 0 },
+  );
+  return counted;
+}

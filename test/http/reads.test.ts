@@ -4,36 +4,10 @@
  */
 import { test, type TestContext } from 'node:test';
 import { makeMove } from '../../src/domain/game.ts';
-import { buildApp } from '../../src/http/app.ts';
-import { GameService } from '../../src/service/games.ts';
-import { newGameId } from '../../src/service/ids.ts';
-import { SqliteGameStore } from '../../src/store/sqlite.ts';
-import type { GameStore } from '../../src/store/store.ts';
-import { gameWithMoves, json, makeTestApp } from '../helpers/app.ts';
-import { storeWith } from '../helpers/store.ts';
-
-/** A store that counts its reads. */
-function countingStore(store: GameStore): GameStore & { reads: number } {
-  const counted = Object.assign(
-    storeWith(store, {
-      get: id => {
-        counted.reads++;
-        return store.get(id);
-      },
-    }),
-    { reads: 0 },
-  );
-  return counted;
-}
+import { gameWithMoves, json, makeSharedApp, makeTestApp } from '../helpers/app.ts';
 
 test('on a shared store every read costs one store read and sees changes made by another instance', async (t: TestContext) => {
-  const file = SqliteGameStore.open(':memory:');
-  const store = countingStore(file);
-  const clock = () => new Date();
-  const games = new GameService({ store, newId: newGameId, clock, sharedStore: true });
-  const app = await buildApp({ games, store });
-  t.after(() => app.close());
-  const other = new GameService({ store: file, newId: newGameId, clock, sharedStore: true }); // another instance
+  const { app, store, other } = await makeSharedApp(t);
 
   const id = await gameWithMoves(app, ['e2e4']);
   for (const path of ['', '/moves', '/moves?square=g1', '/export/fen', '/export/pgn']) {

@@ -67,6 +67,8 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   const gameExists = requireGame(games);
+  // Changes read the game themselves (GameService.change): the hook only judges that it exists.
+  const gameToChange = requireGame(games, { current: false });
 
   app.post(
     '',
@@ -156,7 +158,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
   app.post(
     '/:gameId/resign',
     {
-      preValidation: gameExists,
+      preValidation: gameToChange,
       schema: {
         operationId: 'resignGame',
         summary: 'The side to move resigns',
@@ -175,7 +177,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
   app.post(
     '/:gameId/move/:uci',
     {
-      preValidation: gameExists,
+      preValidation: gameToChange,
       schema: {
         operationId: 'makeMove',
         summary: 'Play a move in UCI notation',
@@ -220,7 +222,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
   app.post(
     '/:gameId/undo',
     {
-      preValidation: gameExists,
+      preValidation: gameToChange,
       schema: {
         operationId: 'undoMove',
         summary: 'Take back the last move',
@@ -236,7 +238,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
   app.post(
     '/:gameId/redo',
     {
-      preValidation: gameExists,
+      preValidation: gameToChange,
       schema: {
         operationId: 'redoMove',
         summary: 'Replay the last move taken back',
@@ -252,7 +254,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
   app.post(
     '/:gameId/draw/:action',
     {
-      preValidation: gameExists,
+      preValidation: gameToChange,
       schema: {
         operationId: 'drawAction',
         summary: 'Offer, accept, decline or claim a draw',
