@@ -88,18 +88,26 @@ export async function start(config: Config) {
  * only a full collection frees: with 100000 stored games and 10000 in memory, the RSS peaked at 398 MiB while every
  * read evicted a game, against 255 MiB with this setting, for a few more full collections under writes
  * (`npm run bench:memory`, docs/benchmarks.md, Memory). V8 reads the flag at each collection, so setting it once
- * the process runs takes effect; a `--heap-growing-percent` given to node itself is left as it is.
+ * the process runs takes effect.
+ *
+ * It is left alone when node is given a heap growing factor of its own, or a heap limit: under a limit of up to
+ * about 1 GiB V8's own factor is at most 2 already, and near the limit V8 lowers it further, which this flag would
+ * override.
  */
 export const HEAP_GROWING_PERCENT = 100;
 
-/** The heap flag the server sets at start, or undefined when node's own command line already sets it. */
-export function heapGrowingFlag(execArgv: readonly string[]): string | undefined {
-  if (execArgv.some(arg => /^--(no-)?heap[-_]growing[-_]percent\b/.test(arg))) return undefined;
+/**
+ * The heap flag the server sets at start, or undefined when node's command line (`execArgv`) or NODE_OPTIONS
+ * already sets a heap growing factor or a heap limit.
+ */
+export function heapGrowingFlag(execArgv: readonly string[], nodeOptions = ''): string | undefined {
+  const own = /^--(heap[-_]growing[-_]percent|max[-_]old[-_]space[-_]size|max[-_]heap[-_]size)\b/;
+  if ([...execArgv, ...nodeOptions.split(/\s+/)].some(arg => own.test(arg))) return undefined;
   return `--heap-growing-percent=${HEAP_GROWING_PERCENT}`;
 }
 
 if (process.argv[1] === import.meta.filename) {
-  const heapFlag = heapGrowingFlag(process.execArgv);
+  const heapFlag = heapGrowingFlag(process.execArgv, process.env.NODE_OPTIONS);
   if (heapFlag) setFlagsFromString(heapFlag);
   try {
     await start(loadConfig(process.env));

@@ -19,9 +19,9 @@ declare module 'fastify' {
  * the request (`foundGame`), so that a read answers from it without looking the game up again. A game in
  * memory is found without waiting; callback style, so that such a request costs no promise.
  *
- * `current: false` is for routes that read the game themselves (changes, streams): the hook only judges that the
- * game exists, for which a game in memory suffices also on a shared store (no game is ever deleted), and
- * `request.game` may then be an older version.
+ * `current: false` is for routes that read the game themselves (changes): the hook only judges that the game
+ * exists, for which a game in memory suffices also on a shared store (no game is ever deleted), and leaves
+ * `request.game` unset, since the game it found may be an older version.
  */
 export const requireGame =
   (games: GameService, { current = true }: { current?: boolean } = {}) =>
@@ -33,18 +33,18 @@ export const requireGame =
     }
     const cached = current ? games.cached(gameId) : games.known(gameId);
     if (cached) {
-      request.game = cached;
+      if (current) request.game = cached;
       done();
       return;
     }
     games.find(gameId).then(game => {
-      request.game = game;
+      if (current) request.game = game;
       done(game ? undefined : notFound(gameId));
     }, done);
   };
 
-/** The game `requireGame` found for this request. */
+/** The game `requireGame` found for this request (a hook that judges the current game). */
 export function foundGame(request: FastifyRequest): Game {
-  if (!request.game) throw new Error(`${request.url}: the route has no requireGame hook`);
+  if (!request.game) throw new Error(`${request.url}: the route has no requireGame hook for the current game`);
   return request.game;
 }

@@ -41,7 +41,8 @@ export interface Players {
 }
 
 const MAX_ID_ATTEMPTS = 5;
-const MAX_CONFLICT_RETRIES = 20;
+/** Updates refused by the version check that one change tries again after, before it answers UNAVAILABLE. */
+export const MAX_CONFLICT_RETRIES = 20;
 
 export class GameService {
   private readonly store: GameStore;
@@ -126,7 +127,7 @@ export class GameService {
         game = await this.get(id);
         current = true;
       }
-      for (let attempt = 0; ; attempt++) {
+      for (let conflicts = 0; ;) {
         const result = transition(game);
         if (result.ok) {
           const next = result.value;
@@ -137,7 +138,7 @@ export class GameService {
           }
           // Another process changed the game first: read its version and judge the request again.
           this.cache.delete(id);
-          if (attempt >= MAX_CONFLICT_RETRIES) throw new Error(`game ${id}: too many concurrent changes`);
+          if (++conflicts > MAX_CONFLICT_RETRIES) throw busy(id);
         } else if (current) {
           throw result.error;
         }
@@ -192,3 +193,7 @@ export class GameService {
 }
 
 export const notFound = (id: string): DomainError => new DomainError('GAME_NOT_FOUND', `game ${id} does not exist`);
+
+/** Other instances changed the game before each of MAX_CONFLICT_RETRIES + 1 tries: a moment's contention, not a fault. */
+const busy = (id: string): DomainError =>
+  new DomainError('UNAVAILABLE', `game ${id} is being changed by too many requests at once; try again`);

@@ -4,7 +4,8 @@
  */
 import { test, type TestContext } from 'node:test';
 import { makeMove } from '../../src/domain/game.ts';
-import { gameWithMoves, json, makeSharedApp, makeTestApp } from '../helpers/app.ts';
+import { DomainError } from '../../src/domain/errors.ts';
+import { assertError, gameWithMoves, json, makeSharedApp, makeTestApp } from '../helpers/app.ts';
 
 test('on a shared store every read costs one store read and sees changes made by another instance', async (t: TestContext) => {
   const { app, store, other } = await makeSharedApp(t);
@@ -27,6 +28,27 @@ test('on a shared store every read costs one store read and sees changes made by
   t.assert.equal(after.state.turn, 'white');
   t.assert.notDeepEqual(movesAfter, movesBefore);
   t.assert.ok(movesAfter.moves.some((move: { uci: string }) => move.uci === 'g1f3'));
+});
+
+test('on a shared store a stream reads the game before it starts: an unreachable store is 503, not a cut stream', async (t: TestContext) => {
+  const { app, store, database } = await makeSharedApp(t);
+  const id = await gameWithMoves(app, ['e2e4']); // in memory
+  store.reads = 0;
+  store.get = gameId => {
+    store.reads++;
+    return gameId === id
+      ? Promise.reject(new DomainError('UNAVAILABLE', 'the database is unreachable'))
+      : database.get(gameId);
+  };
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  const res = await fetch(`http://127.0.0.1:${port}/api/board/game/${id}/stream`, {
+    signal: AbortSignal.timeout(5000),
+  });
+  t.assert.equal(res.status, 503);
+  t.assert.equal((await res.json()).code, 'UNAVAILABLE');
+  t.assert.ok(store.reads >= 1);
+  assertError(await app.inject(`/api/board/game/${id}`), 'UNAVAILABLE');
 });
 
 test('a read answered from memory follows every change: move, undo, redo, resign', async (t: TestContext) => {

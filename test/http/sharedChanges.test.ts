@@ -4,6 +4,7 @@
  */
 import { test, type TestContext } from 'node:test';
 import { makeMove } from '../../src/domain/game.ts';
+import { MAX_CONFLICT_RETRIES } from '../../src/service/games.ts';
 import { assertError, gameWithMoves, json, makeSharedApp } from '../helpers/app.ts';
 
 /** An app on a shared store, another instance on the same database, and what each test does with them. */
@@ -65,4 +66,19 @@ test('a refusal on the current version stays a refusal, and an unknown game is s
   store.reads = 0;
   assertError(await post('Zz9Zz9Zz', 'move/e2e4'), 'GAME_NOT_FOUND');
   t.assert.equal(store.reads, 1);
+});
+
+test('a change that loses to other instances at every try gives up with 503 UNAVAILABLE, the game unchanged', async (t: TestContext) => {
+  const { app, store, post, moves } = await twoInstances(t);
+  const id = await gameWithMoves(app, ['e2e4']);
+  store.updates = 0;
+  store.update = () => {
+    store.updates++;
+    return Promise.resolve(false); // as if another instance had always just changed the game
+  };
+  const res = await post(id, 'move/e7e5');
+  t.assert.equal(res.statusCode, 503);
+  assertError(res, 'UNAVAILABLE');
+  t.assert.equal(store.updates, MAX_CONFLICT_RETRIES + 1);
+  t.assert.deepEqual(await moves(id), ['e2e4']);
 });

@@ -31,7 +31,7 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
   app.get(
     '/:gameId/stream',
     {
-      preValidation: requireGame(games, { current: false }), // the snapshot is read when the stream starts
+      preValidation: requireGame(games),
       schema: {
         operationId: 'streamGame',
         summary: 'Follow a game live (NDJSON)',
