@@ -4,6 +4,8 @@
  * as a whole and the announcement goes out exactly when the change is visible. Migrations in
  * `sql/postgres/NNNN_name.sql` run at open under an advisory lock, so instances may start together.
  * Errors that mean "the database cannot be reached" become UNAVAILABLE (503); nothing waits forever.
+ * The statements of every request (insert, select, update) are named, so that each connection has the server
+ * parse and plan them once instead of on every call.
  *
  * ```ts
  * const store = await PostgresGameStore.open('postgres://user@127.0.0.1:5432/chess');
@@ -73,20 +75,22 @@ export class PostgresGameStore implements GameStore {
 
   create(record: GameRecord): Promise<boolean> {
     return this.run(async () => {
-      const result = await this.pool.query(
-        'INSERT INTO games (id, version, created_at, data) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
-        [record.id, record.version, record.createdAt, JSON.stringify(dataOf(record))],
-      );
+      const result = await this.pool.query({
+        name: 'chess-insert-game',
+        text: 'INSERT INTO games (id, version, created_at, data) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
+        values: [record.id, record.version, record.createdAt, JSON.stringify(dataOf(record))],
+      });
       return result.rowCount === 1;
     });
   }
 
   get(id: string): Promise<GameRecord | undefined> {
     return this.run(async () => {
-      const result = await this.pool.query<{ id: string; version: number; created_at: string; data: string }>(
-        'SELECT id, version, created_at, data FROM games WHERE id = $1',
-        [id],
-      );
+      const result = await this.pool.query<{ id: string; version: number; created_at: string; data: string }>({
+        name: 'chess-select-game',
+        text: 'SELECT id, version, created_at, data FROM games WHERE id = $1',
+        values: [id],
+      });
       const row = result.rows[0];
       return row && recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as GameData);
     });
@@ -96,13 +100,17 @@ export class PostgresGameStore implements GameStore {
     const refused = loggedVersionError(record, expectedVersion, event);
     if (refused) return Promise.reject(refused);
     return this.run(async () => {
-      const result = await this.pool.query(UPDATE_SQL, [
-        record.id,
-        record.version,
-        JSON.stringify(dataOf(record)),
-        expectedVersion,
-        event ? JSON.stringify(event) : null,
-      ]);
+      const result = await this.pool.query({
+        name: 'chess-update-game',
+        text: UPDATE_SQL,
+        values: [
+          record.id,
+          record.version,
+          JSON.stringify(dataOf(record)),
+          expectedVersion,
+          event ? JSON.stringify(event) : null,
+        ],
+      });
       const saved = result.rowCount === 1;
       if (saved && ++this.updates % PRUNE_EVERY === 0) void this.prune();
       return saved;
