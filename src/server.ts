@@ -86,7 +86,7 @@ export async function start(config: Config) {
  * of 2). V8's own factor depends on how cheap collections have been and, on a machine with much memory, goes up to
  * 4. A service whose reads keep replacing games in memory leaves its old generation full of evicted games, which
  * only a full collection frees: with 100000 stored games and 10000 in memory, the RSS peaked at 398 MiB while every
- * read evicted a game, against 255 MiB with this setting, for a few more full collections under writes
+ * read evicted a game, against 258-259 MiB with this setting, for a few more full collections under writes
  * (`npm run bench:memory`, docs/benchmarks.md, Memory). V8 reads the flag at each collection, so setting it once
  * the process runs takes effect.
  *

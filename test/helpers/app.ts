@@ -43,6 +43,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
  */
 export async function makeSharedApp(t: TestContext) {
   const database = SqliteGameStore.open(':memory:');
+  t.after(() => database.close());
   const store = countingStore(database);
   const clock = () => new Date();
   const games = new GameService({ store, newId: newGameId, clock, sharedStore: true });
