@@ -122,7 +122,7 @@ export class GameService {
   change(id: string, transition: (game: Game) => Result<Change>): Promise<Change> {
     return this.serialized(id, async () => {
       let game = this.cache.get(id);
-      let current = game !== undefined && !this.sharedStore; // known to be the stored version
+      let current = !this.sharedStore; // the game in memory is known to be the stored version
       if (game === undefined) {
         game = await this.get(id);
         current = true;
