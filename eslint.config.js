@@ -8,7 +8,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['eslint.config.js'] },
+        projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/runtime.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -38,6 +38,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/no-explicit-any': 'off',
     },
+  },
+  {
+    // Plain JavaScript run by any Node.js, even one the project does not support (scripts/node).
+    files: ['scripts/runtime.mjs'],
+    languageOptions: { globals: { process: 'readonly' } },
   },
   {
     files: ['src/domain/**'],

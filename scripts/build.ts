@@ -62,7 +62,7 @@ export async function buildServer(
     packages: 'external',
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     sourcemap: 'linked',
     outfile: outFile,
     write: false,

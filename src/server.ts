@@ -10,6 +10,7 @@ import { newGameId } from './service/ids.ts';
 import { ChangeFeed } from './bus/feed.ts';
 import { ChangeListener } from './bus/postgres.ts';
 import { isSharedStore, openStore } from './store/open.ts';
+import { unsupportedNode } from './runtime.ts';
 
 export async function start(config: Config) {
   const metrics = createMetrics();
@@ -107,6 +108,11 @@ export function heapGrowingFlag(execArgv: readonly string[], nodeOptions = ''): 
 }
 
 if (process.argv[1] === import.meta.filename) {
+  const unsupported = unsupportedNode(process.versions.node);
+  if (unsupported) {
+    process.stderr.write(`${unsupported}\n`);
+    process.exit(2);
+  }
   const heapFlag = heapGrowingFlag(process.execArgv, process.env.NODE_OPTIONS);
   if (heapFlag) setFlagsFromString(heapFlag);
   try {

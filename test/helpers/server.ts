@@ -30,10 +30,14 @@ export interface ServerProcess {
 
 export async function startServer(
   env: Record<string, string>,
-  { timeoutMs = 20_000, cwd = ROOT }: { timeoutMs?: number; cwd?: string } = {},
+  {
+    timeoutMs = 20_000,
+    cwd = ROOT,
+    node = process.execPath,
+  }: { timeoutMs?: number; cwd?: string; node?: string /* the Node.js binary, this one by default */ } = {},
 ): Promise<ServerProcess> {
   await buildServer({ ifStale: true });
-  const proc = spawn(process.execPath, [SERVER_OUTPUT], {
+  const proc = spawn(node, [SERVER_OUTPUT], {
     cwd,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -62,7 +66,11 @@ export async function startServer(
       reject(new Error(`server exited (${code}) before listening:\n${logs.join('\n')}`));
     });
   });
-  const url = await listening;
+  // A server that never listens must not outlive the test.
+  const url = await listening.catch((error: unknown) => {
+    proc.kill('SIGKILL');
+    throw error;
+  });
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
     return exited;
