@@ -52,7 +52,8 @@ function runTest(file: string, env: Record<string, string>): Promise<{ code: num
       process.stdout.write(chunk);
       const lines = (pending + chunk).split('\n');
       pending = lines.pop()!;
-      for (const line of lines) if (line.includes('# fuzz:')) summary = line.replace(/^[#\s\\]+/, '');
+      for (const line of lines)
+        if (/^[#\s\\]*fuzz: \d+ generated cases/.test(line)) summary = line.replace(/^[#\s\\]+/, '');
     });
     child.on('close', code => resolve({ code: code ?? 1, ...(summary ? { summary } : {}) }));
   });
