@@ -18,6 +18,7 @@ export interface Config {
   bodyLimit: number; // BODY_LIMIT_BYTES: largest request body, 1048576
   maxPgnPlies: number; // MAX_PGN_PLIES: longest PGN main line accepted, 10000
   gameCacheSize: number; // GAME_CACHE_SIZE: games kept in memory, 10000
+  gameCacheBytes: number; // GAME_CACHE_BYTES: estimated heap the games kept in memory may hold, 134217728
   streamHeartbeatMs: number; // STREAM_HEARTBEAT_MS: empty line on idle streams, 10000
   maxStreamsPerClient: number; // MAX_STREAMS_PER_CLIENT: open streams per client, 0 = no limit; 20
   streamBacklogBytes: number; // STREAM_BACKLOG_BYTES: unread bytes before a stream is cut, 1048576
@@ -77,6 +78,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     bodyLimit: integer('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     maxPgnPlies: integer('MAX_PGN_PLIES', 10_000, 1, 100_000),
     gameCacheSize: integer('GAME_CACHE_SIZE', 10_000, 1, 10_000_000),
+    gameCacheBytes: integer('GAME_CACHE_BYTES', 128 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024),
     streamHeartbeatMs: integer('STREAM_HEARTBEAT_MS', 10_000, 10, 3_600_000),
     maxStreamsPerClient: integer('MAX_STREAMS_PER_CLIENT', 20, 0, 1_000_000),
     streamBacklogBytes: integer('STREAM_BACKLOG_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),

@@ -31,6 +31,7 @@ export async function start(config: Config) {
     newId: newGameId,
     clock: () => new Date(),
     cacheSize: config.gameCacheSize,
+    cacheBytes: config.gameCacheBytes,
     maxPgnPlies: config.maxPgnPlies,
   });
   const app = await buildApp({

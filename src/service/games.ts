@@ -11,6 +11,7 @@
  * ```
  */
 import {
+  approximateBytes,
   gameFromFen,
   gameFromPgn,
   newGame,
@@ -32,6 +33,7 @@ export interface GameServiceDeps {
   bus?: EventBus; // where committed changes go; an in-process bus by default
   sharedStore?: boolean; // other instances change games too: read through to the store, false
   cacheSize?: number; // games kept in memory, e.g. 10000
+  cacheBytes?: number; // estimated heap those games may hold (domain's approximateBytes), e.g. 134217728
   maxPgnPlies?: number; // e.g. 10000
 }
 
@@ -50,9 +52,12 @@ export class GameService {
   private readonly clock: () => Date;
   readonly bus: EventBus;
   private readonly cacheSize: number;
+  private readonly cacheBytes: number;
   private readonly maxPgnPlies: number;
   private readonly sharedStore: boolean;
-  private readonly cache = new Map<string, Game>();
+  /** The games in memory, least recently used first, each with its estimated size. */
+  private readonly cache = new Map<string, { game: Game; bytes: number }>();
+  private cachedBytes = 0;
   private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(deps: GameServiceDeps) {
@@ -61,6 +66,7 @@ export class GameService {
     this.clock = deps.clock;
     this.bus = deps.bus ?? new ChangeFeed(this.store);
     this.cacheSize = deps.cacheSize ?? 10_000;
+    this.cacheBytes = deps.cacheBytes ?? 128 * 1024 * 1024;
     this.maxPgnPlies = deps.maxPgnPlies ?? 10_000;
     this.sharedStore = deps.sharedStore ?? false;
   }
@@ -99,7 +105,7 @@ export class GameService {
    * without waiting: the fast path of reads.
    */
   cached(id: string): Game | undefined {
-    return this.sharedStore ? undefined : this.cache.get(id);
+    return this.sharedStore ? undefined : this.cache.get(id)?.game;
   }
 
   /**
@@ -107,7 +113,12 @@ export class GameService {
    * deleted), so this answers whether it exists without asking the store, also on a shared store.
    */
   known(id: string): Game | undefined {
-    return this.cache.get(id);
+    return this.cache.get(id)?.game;
+  }
+
+  /** What the games in memory hold: how many, and their estimated bytes. */
+  memory(): { games: number; bytes: number } {
+    return { games: this.cache.size, bytes: this.cachedBytes };
   }
 
   /**
@@ -121,7 +132,7 @@ export class GameService {
    */
   change(id: string, transition: (game: Game) => Result<Change>): Promise<Change> {
     return this.serialized(id, async () => {
-      let game = this.cache.get(id);
+      let game = this.cache.get(id)?.game;
       let current = !this.sharedStore; // the game in memory is known to be the stored version
       if (game === undefined) {
         game = await this.get(id);
@@ -137,7 +148,7 @@ export class GameService {
             return next;
           }
           // Another process changed the game first: read its version and judge the request again.
-          this.cache.delete(id);
+          this.forget(id);
           if (++conflicts > MAX_CONFLICT_RETRIES) throw busy(id);
         } else if (current) {
           throw result.error;
@@ -163,21 +174,36 @@ export class GameService {
   private async load(id: string): Promise<Game | undefined> {
     const record = await this.store.get(id);
     if (!record) return undefined;
-    const cached = this.cache.get(id);
+    const cached = this.cache.get(id)?.game;
     if (cached && cached.record.version === record.version) return cached;
     const game = restoreGame(record);
     this.remember(game);
     return game;
   }
 
-  /** Keeps the game as most recently used, evicting the least recently used beyond the bound. */
+  /**
+   * Keeps the game as most recently used, evicting the least recently used beyond either bound (a count and
+   * estimated bytes). A game larger than the whole byte bound is not kept: it is read from the store when needed.
+   */
   private remember(game: Game): void {
-    this.cache.delete(game.record.id);
-    this.cache.set(game.record.id, game);
-    if (this.cache.size > this.cacheSize) {
+    const id = game.record.id;
+    this.forget(id);
+    const bytes = approximateBytes(game);
+    if (bytes > this.cacheBytes) return;
+    this.cache.set(id, { game, bytes });
+    this.cachedBytes += bytes;
+    while (this.cache.size > this.cacheSize || this.cachedBytes > this.cacheBytes) {
       const oldest = this.cache.keys().next();
-      if (!oldest.done) this.cache.delete(oldest.value);
+      if (oldest.done) break;
+      this.forget(oldest.value);
     }
+  }
+
+  private forget(id: string): void {
+    const entry = this.cache.get(id);
+    if (!entry) return;
+    this.cache.delete(id);
+    this.cachedBytes -= entry.bytes;
   }
 
   private serialized<T>(id: string, task: () => Promise<T>): Promise<T> {

@@ -14,6 +14,7 @@ import {
   gameFromFen,
   gameFromPgn,
   gameStateOf,
+  CHECKPOINT_PLIES,
   legalMovesOf,
   makeMove,
   newGame,
@@ -27,7 +28,8 @@ import {
   type Game,
   type GameStateView,
 } from '../../src/domain/game.ts';
-import { INITIAL_FEN } from '../../src/domain/notation.ts';
+import { INITIAL_FEN, makeFen } from '../../src/domain/notation.ts';
+import { longGameSans, pgnOf } from '../helpers/longGame.ts';
 import type { Color, DrawAction, GameStatus } from '../../src/domain/types.ts';
 
 const INPUT = { id: 'AbCd1234', createdAt: '2026-01-31T12:00:00.000Z' };
@@ -105,6 +107,7 @@ function assertRestores(t: TestContext, game: Game): void {
   t.assert.equal(restored.fen, game.fen);
   t.assert.equal(restored.startPly, game.startPly);
   t.assert.equal(restored.positionEnd, game.positionEnd);
+  t.assert.deepStrictEqual(restored.checkpoints.map(makeFen), game.checkpoints.map(makeFen));
 }
 
 const ENDED: ReadonlySet<GameStatus> = new Set(['checkmate', 'stalemate', 'resign', 'draw', 'insufficientMaterial']);
@@ -1313,5 +1316,41 @@ suite('random play', () => {
       ),
       { numRuns: 150 },
     );
+  });
+});
+
+suite('long games', () => {
+  const long = (plies: number): Game => {
+    const imported = gameFromPgn(INPUT, pgnOf(longGameSans(plies)), PGN_OPTIONS);
+    if (!imported.ok) throw imported.error;
+    return imported.value;
+  };
+
+  test('a game keeps the position every CHECKPOINT_PLIES plies, across undo and redo', (t: TestContext) => {
+    let game = long(2 * CHECKPOINT_PLIES + 2);
+    t.assert.equal(game.checkpoints.length, 3);
+    for (let i = 0; i < CHECKPOINT_PLIES + 4; i++) {
+      game = applied(t, game, undo(game), 'undo');
+      t.assert.equal(game.checkpoints.length, Math.floor(game.record.moves.length / CHECKPOINT_PLIES) + 1);
+      assertRestores(t, game);
+    }
+    for (let i = 0; i < CHECKPOINT_PLIES + 4; i++) {
+      game = applied(t, game, redo(game), 'redo');
+      assertRestores(t, game);
+    }
+    t.assert.equal(game.checkpoints.length, 3);
+  });
+
+  test('undo in a 10,000-ply game replays from the last checkpoint, never from the start', (t: TestContext) => {
+    const game = long(10_000);
+    const last = (game.checkpoints.length - 1) * CHECKPOINT_PLIES;
+    // Moves before the last checkpoint made unreadable: an undo that replayed them would throw.
+    const moves = game.record.moves.map((uci, i) => (i < last ? 'not a move' : uci));
+    const undone = undo({ ...game, record: { ...game.record, moves } });
+    if (!undone.ok) throw undone.error;
+    const expected = undo(game);
+    if (!expected.ok) throw expected.error;
+    t.assert.equal(undone.value.game.fen, expected.value.game.fen);
+    t.assert.equal(undone.value.game.record.moves.length, 9_999);
   });
 });
