@@ -99,15 +99,18 @@ test('GET /openapi.json: parameters, request bodies and schemas match the spec',
   const required = (name: string) => [...schemas[name].required].sort();
   t.assert.deepEqual(required('PlayerInfo'), ['displayName', 'id']);
   t.assert.deepEqual(required('GameFull'), ['black', 'gameId', 'state', 'white']);
-  t.assert.deepEqual(
-    required('GameState').filter((f: string) => f !== 'winner'),
-    ['fen', 'moves', 'pgn', 'redoAvailable', 'status', 'turn', 'undoAvailable'],
-  );
+  t.assert.deepEqual(required('GameState'), [
+    'fen',
+    'moves',
+    'pgn',
+    'redoAvailable',
+    'status',
+    'turn',
+    'undoAvailable',
+    'winner',
+  ]);
   t.assert.deepEqual(required('LegalMovesResponse'), ['moves']);
-  t.assert.deepEqual(
-    required('LegalMove').filter((f: string) => f !== 'promotion'),
-    ['from', 'moveType', 'to', 'uci'],
-  );
+  t.assert.deepEqual(required('LegalMove'), ['from', 'moveType', 'promotion', 'to', 'uci']);
   t.assert.deepEqual(required('OkResponse'), ['ok']);
   t.assert.deepEqual(required('ApiError'), ['code', 'message']);
   t.assert.deepEqual(required('ImportFenRequest'), ['fen']);

@@ -177,7 +177,8 @@ test('SQLite file: under a steady stream of writes the WAL is rewound and stays 
   t.after(() => store.close());
   // 40,000 creates in batches of 10, the next asked for as soon as one commits: a WAL that is never rewound
   // holds every page these commits wrote (68 MiB with a checkpoint thread alone, the store's own checkpoints off);
-  // one that is rewound at the connection's 8000 pages of 4 KiB stays under 32 MiB.
+  // one that is rewound at the connection's 8000 pages of 4 KiB (31.25 MiB) never holds more than those pages and
+  // the pages of the batch that crossed the threshold (a few KiB).
   let largest = 0;
   for (let i = 0; i < 4000; i++) {
     const batch = Array.from({ length: 10 }, () => makeRecord());
@@ -185,7 +186,7 @@ test('SQLite file: under a steady stream of writes the WAL is rewound and stays 
     largest = Math.max(largest, statSync(`${path}-wal`).size);
   }
   t.diagnostic(`largest WAL ${(largest / 1048576).toFixed(1)} MiB`);
-  t.assert.ok(largest < 40 * 1024 * 1024, `the WAL reached ${(largest / 1048576).toFixed(1)} MiB`);
+  t.assert.ok(largest <= (8000 + 256) * 4096, `the WAL reached ${(largest / 1048576).toFixed(1)} MiB`);
 });
 
 test('SQLite file: a second close waits for the first; then the WAL is gone', async (t: TestContext) => {
