@@ -4,7 +4,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { buildApp } from './http/app.ts';
-import { createMetrics, timedStore } from './http/metrics.ts';
+import { createMetrics } from './http/metrics.ts';
+import { timedStore } from './store/timed.ts';
 import { GameService } from './service/games.ts';
 import { newGameId } from './service/ids.ts';
 import { ChangeFeed } from './bus/feed.ts';
@@ -20,7 +21,7 @@ export async function start(config: Config) {
   };
   const store = timedStore(
     await openStore(config.databaseUrl, { onError: error => warn(`database connection: ${error.message}`) }),
-    metrics,
+    () => metrics.storeCommit.startTimer(),
   );
   const shared = isSharedStore(config.databaseUrl);
   const feed = new ChangeFeed(store, error => warn(`stream catch-up: ${String(error)}`));
@@ -37,6 +38,7 @@ export async function start(config: Config) {
   const app = await buildApp({
     games,
     store,
+    bus: feed,
     metrics,
     publicUrl: config.publicUrl,
     bodyLimit: config.bodyLimit,

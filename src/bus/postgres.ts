@@ -1,6 +1,6 @@
 /**
  * Announcements between instances: one connection per instance LISTENs to the channel on which every
- * committed update NOTIFYs `<gameId> <version>` (see store/postgres.ts), and hands them to the change feed,
+ * committed update NOTIFYs `<gameId> <version>` (see store/changesChannel.ts), and hands them to the change feed,
  * which reads the events from the change log. When the connection drops, it reconnects with backoff and
  * has every stream read the log again, so nothing committed meanwhile is lost or repeated.
  *
@@ -11,7 +11,7 @@
  * ```
  */
 import pg from 'pg';
-import { CHANGES_CHANNEL } from '../store/postgres.ts';
+import { CHANGES_CHANNEL, parseChangeNotification } from '../store/changesChannel.ts';
 import type { ChangeFeed } from './feed.ts';
 
 const MIN_BACKOFF_MS = 100;
@@ -66,8 +66,8 @@ export class ChangeListener {
     client.on('error', error => drop(error.message));
     client.on('end', () => drop('connection ended'));
     client.on('notification', message => {
-      const [gameId, version] = (message.payload ?? '').split(' ');
-      if (gameId && version && /^\d+$/.test(version)) this.feed.announce(gameId, Number(version));
+      const change = parseChangeNotification(message.payload);
+      if (change) this.feed.announce(change.gameId, change.version);
     });
     try {
       await client.connect();

@@ -457,8 +457,8 @@ export function exportPgn(game: Game, options: PgnExportOptions): string {
 const gameOver = (game: Game): Result<never> =>
   err(new DomainError('GAME_OVER', `the game is over (${statusOf(game)})`));
 
-const change = (game: Game, record: Omit<GameRecord, 'version'>, derived?: Partial<Game>): Result<Change> => {
-  const next: Game = { ...game, ...derived, record: { ...record, version: game.record.version + 1 } };
+const change = (game: Game, record: Omit<GameRecord, 'version'>): Result<Change> => {
+  const next: Game = { ...game, record: { ...record, version: game.record.version + 1 } };
   return ok({ game: next, event: { type: 'gameState', state: gameStateOf(next) } });
 };
 

@@ -35,8 +35,6 @@ export type PromotionPiece = (typeof PROMOTION_PIECES)[number];
 export const DRAW_ACTIONS = ['offer', 'accept', 'decline', 'claim'] as const;
 export type DrawAction = (typeof DRAW_ACTIONS)[number];
 
-export const COLORS = ['white', 'black'] as const;
-
 export interface PlayerInfo {
   id: string;
   displayName: string;

@@ -3,7 +3,7 @@
  * `app.inject()` on the same app that serves.
  *
  * ```ts
- * const app = await buildApp({ games, store, publicUrl: undefined });
+ * const app = await buildApp({ games, store, bus, publicUrl: undefined });
  * const res = await app.inject({ method: 'POST', url: '/api/board/game' });
  * ```
  */
@@ -17,6 +17,7 @@ import Fastify, {
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { GameService } from '../service/games.ts';
+import type { EventBus } from '../bus/bus.ts';
 import type { GameStore } from '../store/store.ts';
 import { DomainError } from '../domain/errors.ts';
 import { answerClientError, registerErrorHandlers, toApiError } from './errors.ts';
@@ -31,6 +32,7 @@ import { SHARED_SCHEMAS, ref, ApiError } from './schemas.ts';
 export interface AppDeps {
   games: GameService;
   store: GameStore;
+  bus: EventBus; // the committed changes the streams follow: the one the service publishes to
   metrics?: Metrics; // a fresh registry when absent
   publicUrl?: string | undefined;
   bodyLimit?: number; // bytes, 1048576
@@ -94,7 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const metrics = deps.metrics ?? createMetrics();
   const hub = new StreamHub({
-    bus: deps.games.bus,
+    bus: deps.bus,
     heartbeatMs: deps.heartbeatMs ?? 10_000,
     maxBacklogBytes: deps.maxStreamBacklogBytes ?? 1024 * 1024,
     onEventSent: count => metrics.eventsSent.inc(count),

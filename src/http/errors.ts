@@ -11,10 +11,6 @@ type ValidationError = NonNullable<FastifyError['validation']>[number];
 
 /** Which code a schema failure of each request part and field becomes, with a message for people. */
 const PARAMETER_ERRORS: Record<string, { code: ErrorCode; message: (value: unknown) => string }> = {
-  gameId: {
-    code: 'INVALID_GAME_ID',
-    message: value => `'${String(value)}' is not a game id: expected 8 letters or digits`,
-  },
   uci: {
     code: 'INVALID_UCI',
     message: value => `'${String(value)}' is not a move in UCI notation: expected e.g. e2e4 or e7e8q`,

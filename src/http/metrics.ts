@@ -8,7 +8,6 @@
  * ```
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { GameStore, StateEvent } from '../store/store.ts';
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
@@ -54,29 +53,5 @@ export function createMetrics() {
       buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers,
     }),
-  };
-}
-
-/** The store with the latency of each commit (create, update) recorded. */
-export function timedStore(store: GameStore, metrics: Metrics): GameStore {
-  const timed =
-    <A extends unknown[]>(write: (...args: A) => Promise<boolean>) =>
-    async (...args: A): Promise<boolean> => {
-      const end = metrics.storeCommit.startTimer();
-      try {
-        return await write(...args);
-      } finally {
-        end();
-      }
-    };
-  return {
-    create: timed(record => store.create(record)),
-    update: timed((record, expectedVersion: number, event?: StateEvent) =>
-      store.update(record, expectedVersion, event),
-    ),
-    get: id => store.get(id),
-    changesSince: (id, afterVersion) => store.changesSince(id, afterVersion),
-    ping: () => store.ping(),
-    close: () => store.close(),
   };
 }

@@ -19,9 +19,8 @@ declare module 'fastify' {
  * the request (`foundGame`), so that a read answers from it without looking the game up again. A game in
  * memory is found without waiting; callback style, so that such a request costs no promise.
  *
- * `current: false` is for routes that read the game themselves (changes): the hook only judges that the game
- * exists, for which a game in memory suffices also on a shared store (no game is ever deleted), and leaves
- * `request.game` unset, since the game it found may be an older version.
+ * `current: false` is for routes that read the game themselves (changes): the hook only asks whether the game
+ * exists, and leaves `request.game` unset.
  */
 export const requireGame =
   (games: GameService, { current = true }: { current?: boolean } = {}) =>
@@ -31,15 +30,21 @@ export const requireGame =
       done(new DomainError('INVALID_GAME_ID', `'${gameId}' is not a game id: expected 8 letters or digits`, 'gameId'));
       return;
     }
-    const cached = current ? games.cached(gameId) : games.known(gameId);
-    if (cached) {
-      if (current) request.game = cached;
+    if (!current) {
+      const exists = games.exists(gameId);
+      if (exists === true) done();
+      else exists.then(found => done(found ? undefined : notFound(gameId)), done);
+      return;
+    }
+    const game = games.current(gameId);
+    if (!(game instanceof Promise)) {
+      request.game = game;
       done();
       return;
     }
-    games.find(gameId).then(game => {
-      if (current) request.game = game;
-      done(game ? undefined : notFound(gameId));
+    game.then(found => {
+      request.game = found;
+      done(found ? undefined : notFound(gameId));
     }, done);
   };
 

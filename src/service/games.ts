@@ -5,7 +5,7 @@
  * all, so that a change costs one move, not a replay.
  *
  * ```ts
- * const games = new GameService({ store, newId, clock: () => new Date() });
+ * const games = new GameService({ store, bus: new ChangeFeed(store), newId, clock: () => new Date() });
  * const created = await games.create({});
  * const { game } = await games.change(created.record.id, game => makeMove(game, 'e2e4'));
  * ```
@@ -24,13 +24,12 @@ import { DomainError, type Result } from '../domain/errors.ts';
 import type { PlayerInfo } from '../domain/types.ts';
 import type { GameStore } from '../store/store.ts';
 import type { EventBus } from '../bus/bus.ts';
-import { ChangeFeed } from '../bus/feed.ts';
 
 export interface GameServiceDeps {
   store: GameStore;
   newId: () => string;
   clock: () => Date;
-  bus?: EventBus; // where committed changes go; an in-process bus by default
+  bus: EventBus; // where committed changes go (a ChangeFeed)
   sharedStore?: boolean; // other instances change games too: read through to the store, false
   cacheSize?: number; // games kept in memory, e.g. 10000
   cacheBytes?: number; // estimated heap those games may hold (domain's approximateBytes), e.g. 134217728
@@ -50,7 +49,7 @@ export class GameService {
   private readonly store: GameStore;
   private readonly newId: () => string;
   private readonly clock: () => Date;
-  readonly bus: EventBus;
+  private readonly bus: EventBus;
   private readonly cacheSize: number;
   private readonly cacheBytes: number;
   private readonly maxPgnPlies: number;
@@ -64,7 +63,7 @@ export class GameService {
     this.store = deps.store;
     this.newId = deps.newId;
     this.clock = deps.clock;
-    this.bus = deps.bus ?? new ChangeFeed(this.store);
+    this.bus = deps.bus;
     this.cacheSize = deps.cacheSize ?? 10_000;
     this.cacheBytes = deps.cacheBytes ?? 128 * 1024 * 1024;
     this.maxPgnPlies = deps.maxPgnPlies ?? 10_000;
@@ -86,34 +85,29 @@ export class GameService {
 
   /**
    * The current game; rejects with GAME_NOT_FOUND. On a shared store another instance may have changed it,
-   * so the stored version is read every time; the cached game is used when it is that version.
+   * so the stored version is read every time; the game in memory is used when it is that version.
    */
   async get(id: string): Promise<Game> {
-    const game = await this.find(id);
+    const game = await this.current(id);
     if (!game) throw notFound(id);
     return game;
   }
 
-  /** The current game, or undefined when there is none. */
-  find(id: string): Promise<Game | undefined> {
-    const cached = this.cached(id);
-    return cached ? Promise.resolve(cached) : this.load(id);
+  /**
+   * The current game, or undefined when there is none. When memory is known to hold the current version (one
+   * instance on its own store) it is answered at once, without a promise: the fast path of reads.
+   */
+  current(id: string): Game | Promise<Game | undefined> {
+    const game = this.sharedStore ? undefined : this.cache.get(id)?.game;
+    return game ?? this.load(id);
   }
 
   /**
-   * The game from memory when memory can be trusted to hold its current version (not on a shared store),
-   * without waiting: the fast path of reads.
+   * Whether the game exists. A game in memory, whatever its version, answers at once, also on a shared store:
+   * a game, once created, always exists (none is ever deleted).
    */
-  cached(id: string): Game | undefined {
-    return this.sharedStore ? undefined : this.cache.get(id)?.game;
-  }
-
-  /**
-   * A game this instance has in memory, whatever its version: a game, once created, always exists (none is ever
-   * deleted), so this answers whether it exists without asking the store, also on a shared store.
-   */
-  known(id: string): Game | undefined {
-    return this.cache.get(id)?.game;
+  exists(id: string): true | Promise<boolean> {
+    return this.cache.has(id) ? true : this.load(id).then(game => game !== undefined);
   }
 
   /** What the games in memory hold: how many, and their estimated bytes. */

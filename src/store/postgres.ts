@@ -24,10 +24,9 @@ import {
   type StateEvent,
   type StoredChange,
 } from './store.ts';
+import { CHANGES_CHANNEL, notificationSql } from './changesChannel.ts';
 import { migrations } from './migrations.ts';
 
-/** The NOTIFY channel of committed changes; the payload is `<gameId> <version>`. */
-export const CHANGES_CHANNEL = 'chess_game_changes';
 /** Any constant shared by all instances: the advisory lock that serializes migrations. */
 const MIGRATION_LOCK = 4_224_242;
 const PRUNE_EVERY = 1000;
@@ -46,7 +45,7 @@ WITH updated AS (
   INSERT INTO game_changes (game_id, version, event)
   SELECT id, $2, $5 FROM updated WHERE $5::text IS NOT NULL
 )
-SELECT pg_notify('${CHANGES_CHANNEL}', id || ' ' || $2::text) FROM updated`;
+SELECT pg_notify('${CHANGES_CHANNEL}', ${notificationSql('id', '$2::text')}) FROM updated`;
 
 export class PostgresGameStore implements GameStore {
   private updates = 0;

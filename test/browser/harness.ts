@@ -24,6 +24,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { buildWeb } from '../../scripts/build.ts';
 import { buildApp, type AppDeps } from '../../src/http/app.ts';
 import { GameService } from '../../src/service/games.ts';
+import { ChangeFeed } from '../../src/bus/feed.ts';
 import { newGameId } from '../../src/service/ids.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 
@@ -66,13 +67,14 @@ export interface BrowserEnv {
 }
 
 /** Settings of the app under test besides its store (e.g. `tokens`). */
-export type AppOptions = Omit<AppDeps, 'games' | 'store'>;
+export type AppOptions = Omit<AppDeps, 'games' | 'store' | 'bus'>;
 
 export async function startBrowserEnv(executablePath: string, options: AppOptions = {}): Promise<BrowserEnv> {
   await buildWeb({ ifStale: true });
   const store = SqliteGameStore.open(':memory:');
-  const games = new GameService({ store, newId: newGameId, clock: () => new Date() });
-  const app = await buildApp({ ...options, games, store });
+  const bus = new ChangeFeed(store);
+  const games = new GameService({ store, bus, newId: newGameId, clock: () => new Date() });
+  const app = await buildApp({ ...options, games, store, bus });
   const sockets = new Set<Socket>();
   app.server.on('connection', (socket: Socket) => {
     sockets.add(socket);

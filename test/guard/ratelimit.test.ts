@@ -8,6 +8,7 @@ import { test, type TestContext } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/http/app.ts';
 import { GameService } from '../../src/service/games.ts';
+import { ChangeFeed } from '../../src/bus/feed.ts';
 import { newGameId } from '../../src/service/ids.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import { assertError, makeCheckedApp } from '../helpers/app.ts';
@@ -139,8 +140,9 @@ test('RATE_LIMIT_MAX 0 turns the limit off: no 429 and no rate-limit headers', a
 
 test("streams per client are counted per token too: one token cannot hold another client's streams", async (t: TestContext) => {
   const store = SqliteGameStore.open(':memory:');
-  const games = new GameService({ store, newId: newGameId, clock: () => new Date() });
-  const app = await buildApp({ games, store, tokens: [TOKEN_A, TOKEN_B], maxStreamsPerClient: 1 });
+  const bus = new ChangeFeed(store);
+  const games = new GameService({ store, bus, newId: newGameId, clock: () => new Date() });
+  const app = await buildApp({ games, store, bus, tokens: [TOKEN_A, TOKEN_B], maxStreamsPerClient: 1 });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const requests: ClientRequest[] = [];
   t.after(async () => {
@@ -172,8 +174,9 @@ test("streams per client are counted per token too: one token cannot hold anothe
 
 test('a stream counts as one request, however long it stays open', async (t: TestContext) => {
   const store = SqliteGameStore.open(':memory:');
-  const games = new GameService({ store, newId: newGameId, clock: () => new Date() });
-  const app = await buildApp({ games, store, heartbeatMs: 20, rateLimit: { max: 10, windowMs: 60_000 } });
+  const bus = new ChangeFeed(store);
+  const games = new GameService({ store, bus, newId: newGameId, clock: () => new Date() });
+  const app = await buildApp({ games, store, bus, heartbeatMs: 20, rateLimit: { max: 10, windowMs: 60_000 } });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const requests: ClientRequest[] = [];
   t.after(async () => {

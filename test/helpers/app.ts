@@ -4,6 +4,7 @@ import type { TestContext } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ERROR_STATUS, type ApiErrorBody, type ErrorCode } from '../../src/domain/errors.ts';
+import { ChangeFeed } from '../../src/bus/feed.ts';
 import { buildApp, type AppDeps } from '../../src/http/app.ts';
 import { GameService } from '../../src/service/games.ts';
 import { newGameId } from '../../src/service/ids.ts';
@@ -30,9 +31,10 @@ export interface TestAppOptions {
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const store = options.store ?? SqliteGameStore.open(':memory:');
-  const games = new GameService({ store, newId: newGameId, clock: () => new Date() });
+  const bus = new ChangeFeed(store);
+  const games = new GameService({ store, bus, newId: newGameId, clock: () => new Date() });
   const { publicUrl, tokens, rateLimit, corsOrigins, logger, trustProxy } = options;
-  const app = await buildApp({ games, store, publicUrl, tokens, rateLimit, corsOrigins, logger, trustProxy });
+  const app = await buildApp({ games, store, bus, publicUrl, tokens, rateLimit, corsOrigins, logger, trustProxy });
   return { app, store, games };
 }
 
@@ -46,10 +48,17 @@ export async function makeSharedApp(t: TestContext) {
   t.after(() => database.close());
   const store = countingStore(database);
   const clock = () => new Date();
-  const games = new GameService({ store, newId: newGameId, clock, sharedStore: true });
-  const app = await buildApp({ games, store });
+  const bus = new ChangeFeed(store);
+  const games = new GameService({ store, bus, newId: newGameId, clock, sharedStore: true });
+  const app = await buildApp({ games, store, bus });
   t.after(() => app.close());
-  const other = new GameService({ store: database, newId: newGameId, clock, sharedStore: true });
+  const other = new GameService({
+    store: database,
+    bus: new ChangeFeed(database),
+    newId: newGameId,
+    clock,
+    sharedStore: true,
+  });
   return { app, store, database, other };
 }
 

@@ -1,7 +1,8 @@
 /** The store contract on PostgreSQL, plus what only a shared database shows: migrations and announcements. */
 import { after, before, describe, test, type TestContext } from 'node:test';
 import pg from 'pg';
-import { PostgresGameStore, CHANGES_CHANNEL } from '../../src/store/postgres.ts';
+import { CHANGES_CHANNEL } from '../../src/store/changesChannel.ts';
+import { PostgresGameStore } from '../../src/store/postgres.ts';
 import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
 import { makeRecord, runGameStoreContract, stateEvent } from './gameStore.contract.ts';
 

@@ -13,9 +13,11 @@ import { connect, type Socket } from 'node:net';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/http/app.ts';
-import { createMetrics, timedStore, type Metrics } from '../../src/http/metrics.ts';
+import { createMetrics, type Metrics } from '../../src/http/metrics.ts';
+import { timedStore } from '../../src/store/timed.ts';
 import type { StreamHub } from '../../src/http/stream.ts';
 import { GameService } from '../../src/service/games.ts';
+import { ChangeFeed } from '../../src/bus/feed.ts';
 import { newGameId } from '../../src/service/ids.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import type { GameStore } from '../../src/store/store.ts';
@@ -38,15 +40,16 @@ export interface ListeningApp {
   open(id: string, options?: StreamOptions): Promise<StreamClient>;
 }
 
-export type AppOptions = Partial<Omit<AppDeps, 'games' | 'store' | 'metrics'>> & { store?: GameStore };
+export type AppOptions = Partial<Omit<AppDeps, 'games' | 'store' | 'bus' | 'metrics'>> & { store?: GameStore };
 
 /** The app with an in-memory SQLite store, listening on 127.0.0.1 on a free port; closed after the test. */
 export async function listenApp(t: TestContext, options: AppOptions = {}): Promise<ListeningApp> {
   const { store: given, ...deps } = options;
   const metrics = createMetrics();
-  const store = timedStore(given ?? SqliteGameStore.open(':memory:'), metrics);
-  const games = new GameService({ store, newId: newGameId, clock: () => new Date() });
-  const app = await buildApp({ maxStreamsPerClient: 0, ...deps, games, store, metrics });
+  const store = timedStore(given ?? SqliteGameStore.open(':memory:'), () => metrics.storeCommit.startTimer());
+  const bus = new ChangeFeed(store);
+  const games = new GameService({ store, bus, newId: newGameId, clock: () => new Date() });
+  const app = await buildApp({ maxStreamsPerClient: 0, ...deps, games, store, bus, metrics });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no TCP address');

@@ -1,0 +1,32 @@
+/**
+ * A store whose commits (create, update) are timed, for the commit-latency metric: `startTimer` is called as a
+ * commit begins and the function it returns as the commit ends, whether it succeeded or not.
+ *
+ * ```ts
+ * const store = timedStore(await openStore(url), () => metrics.storeCommit.startTimer());
+ * ```
+ */
+import type { GameStore, StateEvent } from './store.ts';
+
+export function timedStore(store: GameStore, startTimer: () => () => void): GameStore {
+  const timed =
+    <A extends unknown[]>(write: (...args: A) => Promise<boolean>) =>
+    async (...args: A): Promise<boolean> => {
+      const end = startTimer();
+      try {
+        return await write(...args);
+      } finally {
+        end();
+      }
+    };
+  return {
+    create: timed(record => store.create(record)),
+    update: timed((record, expectedVersion: number, event?: StateEvent) =>
+      store.update(record, expectedVersion, event),
+    ),
+    get: id => store.get(id),
+    changesSince: (id, afterVersion) => store.changesSince(id, afterVersion),
+    ping: () => store.ping(),
+    close: () => store.close(),
+  };
+}
