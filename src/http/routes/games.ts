@@ -42,9 +42,33 @@ export interface GameRoutesOptions {
   metrics: Metrics;
 }
 
-const security = [{ bearerAuth: [] }];
-const tags = ['games'];
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The errors every operation on one game can answer, besides its own; creations have no game to miss. */
+const GAME_ERRORS = [400, 401, 404, 429] as const;
+const CREATE_ERRORS = [400, 401, 429] as const;
+
+/**
+ * The schema of one operation: its OpenAPI identity, its inputs (which type the handler's request) and its
+ * answers, the errors of `errors` included.
+ */
+function operation<Inputs extends object, Answers extends object>(
+  operationId: string,
+  summary: string,
+  inputs: Inputs,
+  answers: Answers,
+  errors: readonly number[] = GAME_ERRORS,
+) {
+  return {
+    operationId,
+    summary,
+    tags: ['games'],
+    security: [{ bearerAuth: [] }],
+    ...inputs,
+    // Typed by the answers alone: a handler returns its answer and throws its errors (the error mapper's).
+    response: { ...answers, ...errorResponses(...errors) } as Answers,
+  };
+}
 
 /**
  * Answers of reads, serialized once per game version (a Game never changes; a change makes a new one) with
@@ -80,14 +104,13 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
         if (raw.body === undefined) raw.body = {};
         done();
       },
-      schema: {
-        operationId: 'createGame',
-        summary: 'Create a game at the initial position',
-        tags,
-        security,
-        body: ref(CreateGameRequest),
-        response: { 201: ref(GameFull), ...errorResponses(400, 401, 429) },
-      },
+      schema: operation(
+        'createGame',
+        'Create a game at the initial position',
+        { body: ref(CreateGameRequest) },
+        { 201: ref(GameFull) },
+        CREATE_ERRORS,
+      ),
     },
     async (request, reply) => {
       const { white, black } = request.body;
@@ -100,14 +123,13 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
   app.post(
     '/import/fen',
     {
-      schema: {
-        operationId: 'importFen',
-        summary: 'Create a game from a FEN position',
-        tags,
-        security,
-        body: ref(ImportFenRequest),
-        response: { 201: ref(GameFull), ...errorResponses(400, 401, 429) },
-      },
+      schema: operation(
+        'importFen',
+        'Create a game from a FEN position',
+        { body: ref(ImportFenRequest) },
+        { 201: ref(GameFull) },
+        CREATE_ERRORS,
+      ),
     },
     async (request, reply) => {
       const { fen, white, black } = request.body;
@@ -120,14 +142,13 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
   app.post(
     '/import/pgn',
     {
-      schema: {
-        operationId: 'importPgn',
-        summary: 'Create a game by replaying a PGN',
-        tags,
-        security,
-        body: ref(ImportPgnRequest),
-        response: { 201: ref(GameFull), ...errorResponses(400, 401, 429) },
-      },
+      schema: operation(
+        'importPgn',
+        'Create a game by replaying a PGN',
+        { body: ref(ImportPgnRequest) },
+        { 201: ref(GameFull) },
+        CREATE_ERRORS,
+      ),
     },
     async (request, reply) => {
       const game = await games.importPgn(request.body.pgn);
@@ -140,14 +161,12 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     '/:gameId',
     {
       preValidation: gameExists,
-      schema: {
-        operationId: 'getGame',
-        summary: 'The current full state of a game',
-        tags,
-        security,
-        params: GameIdParams,
-        response: { 200: ref(GameFull), ...errorResponses(400, 401, 404, 429) },
-      },
+      schema: operation(
+        'getGame',
+        'The current full state of a game',
+        { params: GameIdParams },
+        { 200: ref(GameFull) },
+      ),
     },
     (request, reply) => {
       const game = foundGame(request);
@@ -159,14 +178,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     '/:gameId/resign',
     {
       preValidation: gameToChange,
-      schema: {
-        operationId: 'resignGame',
-        summary: 'The side to move resigns',
-        tags,
-        security,
-        params: GameIdParams,
-        response: { 200: ref(OkResponse), ...errorResponses(400, 401, 404, 429) },
-      },
+      schema: operation('resignGame', 'The side to move resigns', { params: GameIdParams }, { 200: ref(OkResponse) }),
     },
     async request => {
       await games.change(request.params.gameId, resign);
@@ -178,16 +190,16 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     '/:gameId/move/:uci',
     {
       preValidation: gameToChange,
-      schema: {
-        operationId: 'makeMove',
-        summary: 'Play a move in UCI notation',
-        description:
-          'A pawn move to the last rank without a promotion character answers status promotionPending and is not applied.',
-        tags,
-        security,
-        params: MoveParams,
-        response: { 200: ref(GameState), ...errorResponses(400, 401, 404, 429) },
-      },
+      schema: operation(
+        'makeMove',
+        'Play a move in UCI notation',
+        {
+          description:
+            'A pawn move to the last rank without a promotion character answers status promotionPending and is not applied.',
+          params: MoveParams,
+        },
+        { 200: ref(GameState) },
+      ),
     },
     async request => {
       const { gameId, uci } = request.params;
@@ -201,15 +213,12 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     '/:gameId/moves',
     {
       preValidation: gameExists,
-      schema: {
-        operationId: 'getLegalMoves',
-        summary: 'Legal moves of the side to move',
-        tags,
-        security,
-        params: GameIdParams,
-        querystring: MovesQuery,
-        response: { 200: ref(LegalMovesResponse), ...errorResponses(400, 401, 404, 429) },
-      },
+      schema: operation(
+        'getLegalMoves',
+        'Legal moves of the side to move',
+        { params: GameIdParams, querystring: MovesQuery },
+        { 200: ref(LegalMovesResponse) },
+      ),
     },
     (request, reply) => {
       const game = foundGame(request);
@@ -223,14 +232,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     '/:gameId/undo',
     {
       preValidation: gameToChange,
-      schema: {
-        operationId: 'undoMove',
-        summary: 'Take back the last move',
-        tags,
-        security,
-        params: GameIdParams,
-        response: { 200: ref(GameState), ...errorResponses(400, 401, 404, 429) },
-      },
+      schema: operation('undoMove', 'Take back the last move', { params: GameIdParams }, { 200: ref(GameState) }),
     },
     async request => (await games.change(request.params.gameId, undo)).event.state,
   );
@@ -239,14 +241,12 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     '/:gameId/redo',
     {
       preValidation: gameToChange,
-      schema: {
-        operationId: 'redoMove',
-        summary: 'Replay the last move taken back',
-        tags,
-        security,
-        params: GameIdParams,
-        response: { 200: ref(GameState), ...errorResponses(400, 401, 404, 429) },
-      },
+      schema: operation(
+        'redoMove',
+        'Replay the last move taken back',
+        { params: GameIdParams },
+        { 200: ref(GameState) },
+      ),
     },
     async request => (await games.change(request.params.gameId, redo)).event.state,
   );
@@ -255,14 +255,12 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     '/:gameId/draw/:action',
     {
       preValidation: gameToChange,
-      schema: {
-        operationId: 'drawAction',
-        summary: 'Offer, accept, decline or claim a draw',
-        tags,
-        security,
-        params: DrawParams,
-        response: { 200: ref(OkResponse), ...errorResponses(400, 401, 404, 429) },
-      },
+      schema: operation(
+        'drawAction',
+        'Offer, accept, decline or claim a draw',
+        { params: DrawParams },
+        { 200: ref(OkResponse) },
+      ),
     },
     async request => {
       const { gameId, action } = request.params;
@@ -275,17 +273,12 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     '/:gameId/export/fen',
     {
       preValidation: gameExists,
-      schema: {
-        operationId: 'exportFen',
-        summary: 'The FEN of the current position',
-        tags,
-        security,
-        params: GameIdParams,
-        response: {
-          200: { description: 'FEN', content: { 'text/plain': { schema: Type.String() } } },
-          ...errorResponses(400, 401, 404, 429),
-        },
-      },
+      schema: operation(
+        'exportFen',
+        'The FEN of the current position',
+        { params: GameIdParams },
+        { 200: { description: 'FEN', content: { 'text/plain': { schema: Type.String() } } } },
+      ),
     },
     async (request, reply) => {
       const game = foundGame(request);
@@ -297,17 +290,12 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     '/:gameId/export/pgn',
     {
       preValidation: gameExists,
-      schema: {
-        operationId: 'exportPgn',
-        summary: 'The whole game as PGN',
-        tags,
-        security,
-        params: GameIdParams,
-        response: {
-          200: { description: 'PGN', content: { 'application/x-chess-pgn': { schema: Type.String() } } },
-          ...errorResponses(400, 401, 404, 429),
-        },
-      },
+      schema: operation(
+        'exportPgn',
+        'The whole game as PGN',
+        { params: GameIdParams },
+        { 200: { description: 'PGN', content: { 'application/x-chess-pgn': { schema: Type.String() } } } },
+      ),
     },
     async (request, reply) => {
       const game = foundGame(request);
