@@ -29,6 +29,23 @@ export interface Config {
   trustProxy: boolean | number | readonly string[]; // TRUST_PROXY: whose X-Forwarded-For to believe; false
 }
 
+/** The default of every setting with one: the settings read them, and so do the app and the service built without them. */
+export const DEFAULTS = {
+  port: 8080,
+  host: '127.0.0.1',
+  databaseUrl: './data/chess.sqlite',
+  logLevel: 'info',
+  bodyLimit: 1024 * 1024,
+  maxPgnPlies: 10_000,
+  gameCacheSize: 10_000,
+  gameCacheBytes: 128 * 1024 * 1024,
+  streamHeartbeatMs: 10_000,
+  maxStreamsPerClient: 20,
+  streamBacklogBytes: 1024 * 1024,
+  rateLimitMax: 300,
+  rateLimitWindowMs: 60_000,
+} as const;
+
 export class ConfigError extends Error {
   constructor(problems: string[]) {
     super(`invalid settings:\n  - ${problems.join('\n  - ')}`);
@@ -57,7 +74,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     return Number(raw);
   };
 
-  const databaseUrl = text('DATABASE_URL', './data/chess.sqlite');
+  const databaseUrl = text('DATABASE_URL', DEFAULTS.databaseUrl);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(databaseUrl) && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
     problems.push(`DATABASE_URL must be a file path, 'sqlite:PATH' or 'postgres://...'; got '${databaseUrl}'`);
   }
@@ -65,26 +82,26 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
   if (publicUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(publicUrl)) {
     problems.push(`PUBLIC_URL must be an http(s) URL; got '${publicUrl}'`);
   }
-  const logLevel = text('LOG_LEVEL', 'info');
+  const logLevel = text('LOG_LEVEL', DEFAULTS.logLevel);
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got '${logLevel}'`);
 
   const config: Config = {
-    port: integer('PORT', 8080, 0, 65535),
-    host: text('HOST', '127.0.0.1'),
+    port: integer('PORT', DEFAULTS.port, 0, 65535),
+    host: text('HOST', DEFAULTS.host),
     databaseUrl,
     publicUrl,
     logLevel,
-    bodyLimit: integer('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
-    maxPgnPlies: integer('MAX_PGN_PLIES', 10_000, 1, 100_000),
-    gameCacheSize: integer('GAME_CACHE_SIZE', 10_000, 1, 10_000_000),
-    gameCacheBytes: integer('GAME_CACHE_BYTES', 128 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024),
-    streamHeartbeatMs: integer('STREAM_HEARTBEAT_MS', 10_000, 10, 3_600_000),
-    maxStreamsPerClient: integer('MAX_STREAMS_PER_CLIENT', 20, 0, 1_000_000),
-    streamBacklogBytes: integer('STREAM_BACKLOG_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    bodyLimit: integer('BODY_LIMIT_BYTES', DEFAULTS.bodyLimit, 1024, 64 * 1024 * 1024),
+    maxPgnPlies: integer('MAX_PGN_PLIES', DEFAULTS.maxPgnPlies, 1, 100_000),
+    gameCacheSize: integer('GAME_CACHE_SIZE', DEFAULTS.gameCacheSize, 1, 10_000_000),
+    gameCacheBytes: integer('GAME_CACHE_BYTES', DEFAULTS.gameCacheBytes, 1024 * 1024, 64 * 1024 * 1024 * 1024),
+    streamHeartbeatMs: integer('STREAM_HEARTBEAT_MS', DEFAULTS.streamHeartbeatMs, 10, 3_600_000),
+    maxStreamsPerClient: integer('MAX_STREAMS_PER_CLIENT', DEFAULTS.maxStreamsPerClient, 0, 1_000_000),
+    streamBacklogBytes: integer('STREAM_BACKLOG_BYTES', DEFAULTS.streamBacklogBytes, 1024, 1024 * 1024 * 1024),
     apiTokens: readTokens(env, problems),
-    rateLimitMax: integer('RATE_LIMIT_MAX', 300, 0, 1_000_000_000),
-    rateLimitWindowMs: integer('RATE_LIMIT_WINDOW_MS', 60_000, 1, 86_400_000),
+    rateLimitMax: integer('RATE_LIMIT_MAX', DEFAULTS.rateLimitMax, 0, 1_000_000_000),
+    rateLimitWindowMs: integer('RATE_LIMIT_WINDOW_MS', DEFAULTS.rateLimitWindowMs, 1, 86_400_000),
     corsOrigins: readOrigins(env.CORS_ORIGINS ?? '', problems),
     trustProxy: readTrustProxy(env.TRUST_PROXY?.trim() ?? '', problems),
   };

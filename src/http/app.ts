@@ -18,6 +18,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { GameService } from '../service/games.ts';
 import type { EventBus } from '../bus/bus.ts';
+import { DEFAULTS } from '../config.ts';
 import type { GameStore } from '../store/store.ts';
 import { DomainError } from '../domain/errors.ts';
 import { answerClientError, registerErrorHandlers, toApiError } from './errors.ts';
@@ -70,7 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? { ...(deps.logger === true ? {} : deps.logger), redact: { paths: REDACTED, censor: '[redacted]' } }
       : false,
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: deps.bodyLimit ?? 1024 * 1024,
+    bodyLimit: deps.bodyLimit ?? DEFAULTS.bodyLimit,
     // Behind a reverse proxy the client address (the rate-limit key) comes from X-Forwarded-For.
     trustProxy: trustProxyOption(deps.trustProxy),
     ajv: { customOptions: { coerceTypes: false, allErrors: false } },
@@ -97,8 +98,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = deps.metrics ?? createMetrics();
   const hub = new StreamHub({
     bus: deps.bus,
-    heartbeatMs: deps.heartbeatMs ?? 10_000,
-    maxBacklogBytes: deps.maxStreamBacklogBytes ?? 1024 * 1024,
+    heartbeatMs: deps.heartbeatMs ?? DEFAULTS.streamHeartbeatMs,
+    maxBacklogBytes: deps.maxStreamBacklogBytes ?? DEFAULTS.streamBacklogBytes,
     onEventSent: count => metrics.eventsSent.inc(count),
     onSlowConsumer: () => metrics.slowConsumers.inc(),
     onOpenStreamsChanged: open => metrics.openStreams.set(open),
@@ -188,7 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prefix: '/api/board/game',
     games: deps.games,
     hub,
-    maxStreamsPerClient: deps.maxStreamsPerClient ?? 20,
+    maxStreamsPerClient: deps.maxStreamsPerClient ?? DEFAULTS.maxStreamsPerClient,
     // One client for the stream limit as for the rate limit: its valid token, else its address.
     clientKey: request => (request as FastifyRequest).clientKey || request.ip,
   });

@@ -24,6 +24,7 @@ import { DomainError, type Result } from '../domain/errors.ts';
 import type { PlayerInfo } from '../domain/types.ts';
 import type { GameStore } from '../store/store.ts';
 import type { EventBus } from '../bus/bus.ts';
+import { DEFAULTS } from '../config.ts';
 
 export interface GameServiceDeps {
   store: GameStore;
@@ -64,9 +65,9 @@ export class GameService {
     this.newId = deps.newId;
     this.clock = deps.clock;
     this.bus = deps.bus;
-    this.cacheSize = deps.cacheSize ?? 10_000;
-    this.cacheBytes = deps.cacheBytes ?? 128 * 1024 * 1024;
-    this.maxPgnPlies = deps.maxPgnPlies ?? 10_000;
+    this.cacheSize = deps.cacheSize ?? DEFAULTS.gameCacheSize;
+    this.cacheBytes = deps.cacheBytes ?? DEFAULTS.gameCacheBytes;
+    this.maxPgnPlies = deps.maxPgnPlies ?? DEFAULTS.maxPgnPlies;
     this.sharedStore = deps.sharedStore ?? false;
   }
 

@@ -1,7 +1,6 @@
 /** A request that arrives while the server closes gets a 503 ApiError, like every other error. */
 import { Agent, request } from 'node:http';
 import { test, type TestContext } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { makeTestApp } from '../helpers/app.ts';
 
 function post(port: number, agent: Agent): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
@@ -20,15 +19,21 @@ function post(port: number, agent: Agent): Promise<{ status: number; headers: Re
 test('requests during shutdown: 503 UNAVAILABLE ApiError with Connection: close', async (t: TestContext) => {
   const { app } = await makeTestApp();
   // Shutdown takes a while (streams saying goodbye, say): requests keep arriving on open connections.
+  // This hook runs after the app's own (registered first), so once it has started the app is closing.
   let release = () => {};
-  app.addHook('preClose', () => new Promise<void>(resolve => (release = resolve)));
+  let started = () => {};
+  const closingStarted = new Promise<void>(resolve => (started = resolve));
+  app.addHook('preClose', () => {
+    started();
+    return new Promise<void>(resolve => (release = resolve));
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   t.after(() => agent.destroy());
   t.assert.equal((await post(port, agent)).status, 201);
   const closing = app.close();
-  await sleep(50);
+  await closingStarted;
   const res = await post(port, agent);
   t.assert.equal(res.status, 503);
   t.assert.deepEqual(JSON.parse(res.body), { code: 'UNAVAILABLE', message: 'the server is shutting down' });
