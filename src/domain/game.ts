@@ -188,8 +188,10 @@ export function gameFromPgn(input: NewGameInput, text: string, options: PgnImpor
   if (!parsed.ok) return parsed;
   const { headers, start, sans } = parsed.value;
   const player = (tag: string, defaults: PlayerInfo): PlayerInfo => {
-    // A display name has 1-100 characters and no control characters (DECISIONS §2), whatever the tag holds.
-    const name = [...(headers.get(tag) ?? '').replace(/\p{Cc}+/gu, ' ').trim()].slice(0, 100).join('');
+    // A display name has 1-100 characters, no control characters and no unpaired surrogates (DECISIONS §2 and
+    // §15), whatever the tag holds: controls become a space, an unpaired surrogate the replacement character.
+    const tagValue = (headers.get(tag) ?? '').replace(/\p{Cc}+/gu, ' ').replace(/[\uD800-\uDFFF]/gu, '\uFFFD');
+    const name = [...tagValue.trim()].slice(0, 100).join('');
     return name === '' || name === '?' ? defaults : { id: defaults.id, displayName: name };
   };
   const initial = gameFromPosition(

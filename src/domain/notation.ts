@@ -7,7 +7,7 @@
  * makeMovetext(pos.value, ['Ka2']); // '1. Ka2'
  * ```
  */
-import { Chess } from 'chessops/chess';
+import { Chess, isImpossibleCheck } from 'chessops/chess';
 import { INITIAL_FEN, makeFen as chessopsMakeFen, parseFen } from 'chessops/fen';
 import { parsePgn, emptyHeaders } from 'chessops/pgn';
 import { SquareSet } from 'chessops/squareSet';
@@ -108,6 +108,14 @@ export function parseStrictFen(text: string): Result<Chess> {
       );
     }
     return fenError(`FEN is not a legal position (${code})`);
+  }
+  if (isImpossibleCheck(pos.value)) {
+    const checkers = pos.value.ctx().checkers.size();
+    return fenError(
+      checkers > 1
+        ? `FEN is not a legal position: impossible check: ${setup.turn} is in check from ${checkers} pieces at once, which no last move can give`
+        : `FEN is not a legal position: impossible check: ${setup.turn} is in check, which the last move (the two-square pawn move the en-passant square ${ep} names) cannot have given`,
+    );
   }
   return ok(pos.value);
 }

@@ -98,7 +98,7 @@ function describe(issue: ValidationError): string {
     case 'maxLength':
       return `must have at most ${String(params.limit)} characters`;
     case 'pattern':
-      return 'must not contain control characters';
+      return 'must not contain control characters or unpaired surrogates';
     case 'type':
       return `must be ${String(params.type) === 'object' ? 'a JSON object' : `of type ${String(params.type)}`}`;
     default:

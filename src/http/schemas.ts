@@ -21,7 +21,12 @@ export const ref = <T extends TSchema>(schema: T) => {
   return Type.Unsafe<Static<T>>(Type.Ref(`${id}#`));
 };
 
-const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f]*$';
+/**
+ * No control character of any kind (Unicode Cc: C0, DEL and C1) and no unpaired surrogate (DECISIONS §15). The
+ * validator reads patterns with the `u` flag, under which a surrogate pair is one character and only an unpaired
+ * surrogate falls in the range.
+ */
+const NO_CONTROL_CHARACTERS = '^[^\\p{Cc}\\uD800-\\uDFFF]*$';
 const Color = Type.Union([Type.Literal('white'), Type.Literal('black')]);
 
 export const PlayerInfo = Type.Object(

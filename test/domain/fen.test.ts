@@ -25,6 +25,9 @@ interface ValidRow {
 
 const VALID: ValidRow[] = [
   { name: 'initial position', fen: INITIAL_FEN, status: 'started' },
+  // Double checks a last move can give: a knight or a bishop moving off the rook's file.
+  { name: 'double check by a rook and a knight', fen: '4r1k1/8/8/8/8/3n4/8/4K3 w - - 0 1', status: 'check' },
+  { name: 'double check by a rook and a bishop', fen: '4r1k1/8/8/8/1b6/8/8/4K3 w - - 0 1', status: 'check' },
   {
     name: 'Kiwipete, all castling rights',
     fen: 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1',
@@ -216,6 +219,33 @@ const INVALID: InvalidRow[] = [
   { name: 'negative fullmove number', fen: '4k3/8/8/8/8/8/8/4K3 w - - 0 -3', message: /fullmove number.*'-3'/ },
   { name: 'fractional fullmove number', fen: '4k3/8/8/8/8/8/8/4K3 w - - 0 2.5', message: /fullmove number.*'2.5'/ },
   { name: 'fullmove number not a number', fen: '4k3/8/8/8/8/8/8/4K3 w - - 0 one', message: /fullmove number.*'one'/ },
+  // DECISIONS §15: a check that no last move could have given.
+  {
+    name: 'three checkers (rook, bishop, knight)',
+    fen: '4r1k1/8/8/8/1b6/3n4/8/4K3 w - - 0 1',
+    message: /impossible check: white is in check from 3 pieces at once/,
+  },
+  {
+    name: 'two knights give check',
+    fen: '4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1',
+    message: /impossible check: white is in check from 2 pieces/,
+  },
+  {
+    name: 'two pawns give check',
+    fen: '4k3/8/8/3p1p2/4K3/8/8/8 w - - 0 1',
+    message: /impossible check: white is in check from 2 pieces/,
+  },
+  {
+    name: 'two rooks give check from both ends of one file',
+    fen: '4r1k1/8/8/8/4K3/8/8/4r3 w - - 0 1',
+    message: /impossible check: white is in check from 2 pieces/,
+  },
+  {
+    name: 'a check the en-passant pawn cannot have given or uncovered',
+    fen: 'R3k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1',
+    message:
+      /impossible check: black is in check, which the last move \(the two-square pawn move the en-passant square e3 names\)/,
+  },
 ];
 
 suite('FEN import: valid positions', () => {

@@ -451,6 +451,10 @@ test('display names come from the White and Black tags, "?" and empty tags are i
     ['?', 'Knights Club', DEFAULT_WHITE, { id: 'p2', displayName: 'Knights Club' }],
     ['', '  ', DEFAULT_WHITE, DEFAULT_BLACK],
     ['A "quoted" \\ name', 'x', { id: 'p1', displayName: 'A "quoted" \\ name' }, { id: 'p2', displayName: 'x' }],
+    // DECISIONS §15: control characters (C1 too) become spaces, an unpaired surrogate the replacement character.
+    ['Next\u0085Line', 'csi\u009b2J', { id: 'p1', displayName: 'Next Line' }, { id: 'p2', displayName: 'csi 2J' }],
+    ['high\ud800', '\udc00low', { id: 'p1', displayName: 'high\ufffd' }, { id: 'p2', displayName: '\ufffdlow' }],
+    ['😀 pair', 'x', { id: 'p1', displayName: '😀 pair' }, { id: 'p2', displayName: 'x' }],
   ];
   for (const [white, black, expectedWhite, expectedBlack] of cases) {
     const text = `[White "${escapeTag(white)}"]\n[Black "${escapeTag(black)}"]\n\n1. e4 *\n`;
@@ -458,6 +462,10 @@ test('display names come from the White and Black tags, "?" and empty tags are i
     if (!imported.ok) throw imported.error;
     t.assert.deepEqual(imported.value.record.white, expectedWhite, `White "${white}"`);
     t.assert.deepEqual(imported.value.record.black, expectedBlack, `Black "${black}"`);
+    // What is exported reads back the same.
+    const again = gameFromPgn(importInput, exportPgn(imported.value, { site: '?' }), IMPORT);
+    if (!again.ok) throw again.error;
+    t.assert.deepEqual([again.value.record.white, again.value.record.black], [expectedWhite, expectedBlack]);
   }
 });
 
