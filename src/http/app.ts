@@ -27,6 +27,7 @@ import { createMetrics, type Metrics } from './metrics.ts';
 import { gameRoutes } from './routes/games.ts';
 import { streamRoutes } from './routes/stream.ts';
 import { boardRoutes } from './routes/board.ts';
+import { redactQuery } from './redact.ts';
 import { StreamHub } from './stream.ts';
 import { SHARED_SCHEMAS, ref, ApiError } from './schemas.ts';
 
@@ -66,9 +67,24 @@ declare module 'fastify' {
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  // The query parameters of the API's routes (collected as they are added): the only ones logged as sent.
+  const queryParameters = new Set<string>();
+  const loggedUrl = (url: string) => redactQuery(url, queryParameters);
   const app = Fastify({
     logger: deps.logger
-      ? { ...(deps.logger === true ? {} : deps.logger), redact: { paths: REDACTED, censor: '[redacted]' } }
+      ? {
+          ...(deps.logger === true ? {} : deps.logger),
+          redact: { paths: REDACTED, censor: '[redacted]' },
+          // A request logged whole (`{ req: request }`) shows what Fastify's own serializer shows, its URL redacted.
+          serializers: {
+            req: (request: Partial<FastifyRequest>) => ({
+              method: request.method,
+              url: typeof request.url === 'string' ? loggedUrl(request.url) : undefined,
+              host: request.host,
+              remoteAddress: request.ip,
+            }),
+          },
+        }
       : false,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.bodyLimit ?? DEFAULTS.bodyLimit,
@@ -94,6 +110,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         .type('application/json; charset=utf-8')
         .send(body);
     },
+  });
+  app.addHook('onRoute', route => {
+    const query = route.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
+    for (const name of Object.keys(query?.properties ?? {})) queryParameters.add(name);
   });
   const metrics = deps.metrics ?? createMetrics();
   const hub = new StreamHub({
@@ -127,7 +147,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics.httpRequests.inc({ method: request.method, route, status: reply.statusCode });
     metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     request.log.info(
-      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      {
+        method: request.method,
+        url: loggedUrl(request.url),
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
       'request',
     );
     done();

@@ -214,10 +214,14 @@ test('tokens never reach the logs: request lines, rejections, internal errors an
     { method: 'GET' as const, url: game('Fail0000'), headers: bearer(TOKEN) },
     { method: 'GET' as const, url: game('ZZZZ9999'), headers: bearer(`${TOKEN}-wrong`) },
     { method: 'GET' as const, url: '/healthz', headers: bearer(TOKEN) },
+    // A token in a query string, where clients used to other services put it: not read, never logged.
+    { method: 'GET' as const, url: `${game('ZZZZ9999')}/moves?square=e2&token=${TOKEN}`, headers: bearer(TOKEN) },
+    { method: 'GET' as const, url: `${game('Fail0000')}?access_token=${encodeURIComponent(TOKEN)}` },
+    { method: 'GET' as const, url: `/api/test/log-headers?x=1&api_key=${TOKEN}&${TOKEN}`, headers: bearer(TOKEN) },
   ];
   const statuses = [];
   for (const request of requests) statuses.push((await app.inject(request)).statusCode);
-  t.assert.deepEqual(statuses, [201, 200, 500, 401, 200]);
+  t.assert.deepEqual(statuses, [201, 200, 500, 401, 200, 404, 401, 200]);
 
   const text = sink.lines.join('\n');
   t.assert.ok(!text.includes(TOKEN), `a token was logged:\n${text}`);
@@ -226,7 +230,22 @@ test('tokens never reach the logs: request lines, rejections, internal errors an
   const requestLines = sink.lines.map(line => JSON.parse(line)).filter(entry => entry.msg === 'request');
   t.assert.deepEqual(
     requestLines.map(entry => entry.statusCode),
-    [201, 200, 500, 401, 200],
+    [201, 200, 500, 401, 200, 404, 401, 200],
+  );
+  // The query's own parameters are kept; any other value is redacted, whatever its name.
+  t.assert.deepEqual(
+    requestLines.slice(5).map(entry => entry.url),
+    [
+      `${game('ZZZZ9999')}/moves?square=e2&token=[redacted]`,
+      `${game('Fail0000')}?access_token=[redacted]`,
+      '/api/test/log-headers?x=[redacted]&api_key=[redacted]&[redacted]',
+    ],
+  );
+  // A request logged whole shows its URL redacted too.
+  const whole = sink.lines.map(line => JSON.parse(line)).filter(entry => entry.msg === 'headers');
+  t.assert.deepEqual(
+    whole.map(entry => entry.req.url),
+    ['/api/test/log-headers', '/api/test/log-headers?x=[redacted]&api_key=[redacted]&[redacted]'],
   );
   t.assert.ok(
     sink.lines.some(line => line.includes('disk on fire')),
