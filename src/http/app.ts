@@ -7,6 +7,7 @@
  * const res = await app.inject({ method: 'POST', url: '/api/board/game' });
  * ```
  */
+import type { Socket } from 'node:net';
 import Fastify, {
   LogController,
   type FastifyInstance,
@@ -60,6 +61,46 @@ function trustProxyOption(
 /** Log paths that could hold credentials; pino writes them as '[redacted]' (DECISIONS §12: never tokens). */
 const REDACTED = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'];
 
+/** The requests of one connection: whether one is running, and the next ones' starts, in arrival order. */
+interface ConnectionQueue {
+  running: boolean;
+  waiting: Array<() => void>;
+}
+const connectionQueues = new WeakMap<object, ConnectionQueue>();
+
+/**
+ * An onRequest hook that lets a request go on only once the previous request of its connection has been answered
+ * (its response closed, which a stream's does when it ends). A request alone on its connection, the usual case,
+ * goes on at once.
+ */
+function oneAtATimePerConnection(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  const connection = request.raw.socket as Socket | null;
+  if (!connection) return done();
+  let queue = connectionQueues.get(connection);
+  if (!queue) {
+    queue = { running: false, waiting: [] };
+    connectionQueues.set(connection, queue);
+  }
+  const ownQueue = queue;
+  const start = () => {
+    ownQueue.running = true;
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      const next = ownQueue.waiting.shift();
+      if (next) next();
+      else ownQueue.running = false;
+    };
+    reply.raw.once('close', finish);
+    // A connection already gone closes no response of its own any more: let the next one go on too.
+    if (connection.destroyed) process.nextTick(finish);
+    done();
+  };
+  if (ownQueue.running) ownQueue.waiting.push(start);
+  else start();
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     streams: StreamHub;
@@ -111,6 +152,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         .send(body);
     },
   });
+  // HTTP/1.1 pipelining: requests sent back to back on one connection run one at a time, in order, so that
+  // each sees the effects of those before it (DECISIONS §15). Node answers them in order anyway.
+  app.addHook('onRequest', oneAtATimePerConnection);
   app.addHook('onRoute', route => {
     const query = route.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
     for (const name of Object.keys(query?.properties ?? {})) queryParameters.add(name);
