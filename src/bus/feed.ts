@@ -70,11 +70,6 @@ export class ChangeFeed implements EventBus {
     }
   }
 
-  /** The games that have subscribers now. */
-  games(): string[] {
-    return [...this.channels.keys()];
-  }
-
   /**
    * Delivers every change of the game after `afterVersion`, in order, exactly once. `onLost` is called
    * instead when changes cannot be recovered (older than the log keeps); the subscription then ends.
@@ -142,6 +137,10 @@ export class ChangeFeed implements EventBus {
     const behind = [...channel.behind].filter(subscriber => subscriber.active);
     channel.behind.clear();
     if (behind.length === 0) return;
+    // Every version known now was committed before the read starts, so the read must find it unless the log has
+    // dropped it. Versions announced or published while it runs may be newer than what it finds: the next
+    // catch-up or the live offer delivers those, so they cannot tell a loss.
+    const known = channel.latest;
     let changes: GameChange[];
     try {
       changes = await this.log.changesSince(channel.gameId, Math.min(...behind.map(s => s.cursor)));
@@ -159,8 +158,9 @@ export class ChangeFeed implements EventBus {
     }
     for (const subscriber of behind) {
       const first = changes.find(change => change.version > subscriber.cursor);
-      // A change after the cursor exists but not the next one: the log no longer has it.
-      if (subscriber.active && (first !== undefined || subscriber.cursor < channel.latest)) {
+      // A change after the cursor exists but not the next one, or a version known before the read is missing:
+      // the log no longer has it.
+      if (subscriber.active && (first !== undefined || subscriber.cursor < known)) {
         subscriber.active = false;
         channel.subscribers.delete(subscriber);
         subscriber.onLost();

@@ -33,11 +33,6 @@ export class ChangeListener {
     },
   ) {}
 
-  /** True while the LISTEN connection is up. */
-  get connected(): boolean {
-    return this.client !== undefined;
-  }
-
   /** Connects once; later drops reconnect by themselves. Rejects if the first connection fails. */
   async start(): Promise<void> {
     await this.connect();
