@@ -37,11 +37,11 @@ type Step =
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 4,
-    arbitrary: fc.constantFrom('publish', 'announce', 'both', 'silent').map(how => ({ kind: 'commit', how })),
+    arbitrary: fc.constantFrom('publish', 'announce', 'both', 'silent').map(how => ({ kind: 'commit' as const, how })),
   },
-  { weight: 1, arbitrary: fc.constant({ kind: 'subscribe' }) },
-  { weight: 3, arbitrary: fc.nat(7).map(which => ({ kind: 'release', which })) },
-  { weight: 1, arbitrary: fc.constant({ kind: 'settle' }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'subscribe' as const }) },
+  { weight: 3, arbitrary: fc.nat(7).map(which => ({ kind: 'release' as const, which })) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'settle' as const }) },
 );
 
 const tick = () => new Promise(resolve => setImmediate(resolve));
