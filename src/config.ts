@@ -48,7 +48,8 @@ export const DEFAULTS = {
 
 export class ConfigError extends Error {
   constructor(problems: string[]) {
-    super(`invalid settings:\n  - ${problems.join('\n  - ')}`);
+    // One line, however many problems: a start-up failure is told in one line (DECISIONS §15).
+    super(`invalid settings: ${problems.join(' | ')}`);
     this.name = 'ConfigError';
   }
 }

@@ -10,7 +10,7 @@ import { GameService } from './service/games.ts';
 import { newGameId } from './service/ids.ts';
 import { ChangeFeed } from './bus/feed.ts';
 import { ChangeListener } from './bus/postgres.ts';
-import { isSharedStore, openStore } from './store/open.ts';
+import { isSharedStore, openStore, StoreOpenError } from './store/open.ts';
 import { unsupportedNode } from './runtime.ts';
 
 export async function start(config: Config) {
@@ -57,7 +57,12 @@ export async function start(config: Config) {
     ? new ChangeListener(config.databaseUrl, feed, { warn, info: message => app.log.info(message) })
     : undefined;
   await listener?.start();
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await store.close();
+    throw listenError(error, config);
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -100,6 +105,21 @@ export async function start(config: Config) {
  */
 export const HEAP_GROWING_PERCENT = 100;
 
+/** A start-up failure that names its setting, printed as one line (DECISIONS §15). */
+export class StartupError extends Error {}
+
+/** Why the server cannot listen, naming PORT or HOST; other errors as they are. */
+function listenError(error: unknown, config: Config): unknown {
+  const code = (error as { code?: unknown }).code;
+  const where = `${config.host}:${config.port}`;
+  if (code === 'EADDRINUSE') return new StartupError(`PORT: ${where} is already in use`);
+  if (code === 'EACCES') return new StartupError(`PORT: no permission to listen on ${where}`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new StartupError(`HOST: '${config.host}' is not an address of this machine (${String(code)})`);
+  }
+  return error;
+}
+
 /**
  * The heap flag the server sets at start, or undefined when node's command line (`execArgv`) or NODE_OPTIONS
  * already sets a heap growing factor or a heap limit.
@@ -121,7 +141,7 @@ if (process.argv[1] === import.meta.filename) {
   try {
     await start(loadConfig(process.env));
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof StoreOpenError || error instanceof StartupError) {
       process.stderr.write(`${error.message}\n`);
       process.exit(2);
     }

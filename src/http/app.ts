@@ -247,8 +247,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/readyz', { schema: { hide: true, response: { 503: ref(ApiError) } } }, async () => {
     try {
       await deps.store.ping();
-    } catch {
-      throw new DomainError('UNAVAILABLE', 'the store is unreachable');
+    } catch (error) {
+      // The store's own UNAVAILABLE says why (a full disk, an unreachable database); anything else is generic.
+      throw error instanceof DomainError ? error : new DomainError('UNAVAILABLE', 'the store is unreachable');
     }
     return { status: 'ok' };
   });

@@ -151,8 +151,16 @@ export class PostgresGameStore implements GameStore {
     try {
       return await call();
     } catch (error) {
-      if (isUnavailable(error)) throw new DomainError('UNAVAILABLE', 'the database is unreachable; try again shortly');
-      throw error;
+      if (!isUnavailable(error)) throw error;
+      const code = (error as { code?: unknown }).code;
+      throw new DomainError(
+        'UNAVAILABLE',
+        code === '53100'
+          ? "the database server's disk is full; try again once space is freed"
+          : typeof code === 'string' && code.startsWith('53')
+            ? `the database server is out of resources (${code}); try again shortly`
+            : 'the database is unreachable; try again shortly',
+      );
     }
   }
 }

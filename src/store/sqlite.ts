@@ -23,15 +23,23 @@
  * is rewound, which keeps it under about 32 MiB. Should the thread stop, the connection goes back to SQLite's
  * default.
  *
+ * A write the file cannot take (a full disk, a read-only or damaged file) rejects with UNAVAILABLE saying why,
+ * never acknowledged, and the store stays unready (`ping` rejects) until a write succeeds again: `ping` then
+ * tries a one-row write of its own, so readiness comes back by itself once the cause is gone. A database file
+ * removed while the store runs (its inode is checked before each batch) is written again from the open
+ * connection, which still holds every committed change, before the batch commits: nothing acknowledged is lost
+ * and writes go on in the new file.
+ *
  * ```ts
  * const store = SqliteGameStore.open('./data/chess.sqlite'); // or ':memory:'
  * ```
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { DomainError } from '../domain/errors.ts';
 import type { GameRecord } from '../domain/game.ts';
 import {
   dataOf,
@@ -59,6 +67,8 @@ const CHECKPOINT_EVERY_WRITES = 250;
  * 1000-odd moves and put POST move's p99 at 14-15 ms; at 8000, 9-10 ms (same hour, `npm run bench`).
  */
 const CONNECTION_CHECKPOINT_PAGES = 8000;
+/** After a removed file could not be written again, writes are refused at once for this long before a new try. */
+const REBUILD_RETRY_MS = 1000;
 
 export interface SqliteOptions {
   /** Writes between two checkpoints of the thread; CHECKPOINT_EVERY_WRITES. */
@@ -80,53 +90,80 @@ interface Row {
   data: string;
 }
 
+/** The file a store has open: its device and inode, to tell when the path no longer names it. */
+interface FileIdentity {
+  dev: number;
+  ino: number;
+}
+
 export class SqliteGameStore implements GameStore {
-  private readonly db: Database.Database;
-  private readonly insertStmt: Database.Statement<[string, number, string, string, string]>;
-  private readonly selectStmt: Database.Statement<[string], Row>;
-  private readonly updateStmt: Database.Statement<[number, string, string, string, number]>;
-  private readonly batchTx: Database.Transaction<(writes: Pending[]) => boolean[]>;
-  private readonly singleTx: Database.Transaction<(write: () => boolean) => boolean>;
-  private readonly checkpoints: Checkpointer | undefined;
-  private readonly checkpointEvery: number;
+  private db!: Database.Database;
+  private insertStmt!: Database.Statement<[string, number, string, string, string]>;
+  private selectStmt!: Database.Statement<[string], Row>;
+  private updateStmt!: Database.Statement<[number, string, string, string, number]>;
+  private probeStmt!: Database.Statement<[string]>;
+  private batchTx!: Database.Transaction<(writes: Pending[]) => boolean[]>;
+  private singleTx!: Database.Transaction<(write: () => boolean) => boolean>;
+  private checkpoints: Checkpointer | undefined;
+  private identity: FileIdentity | undefined; // of the file opened; undefined in memory
   private readonly log = new RecentChanges();
   private pending: Pending[] = [];
   private writesSinceCheckpoint = 0;
   private closing: Promise<void> | undefined;
+  /** Why the last write failed, until a write succeeds again: what `ping` and the next failures report. */
+  private failure: string | undefined;
+  /** The file being written again after it was removed; writes wait for it. */
+  private rebuilding: Promise<void> | undefined;
+  private rebuildFailedAt = 0; // when writing the file again last failed (ms since the epoch)
 
-  private constructor(db: Database.Database, checkpoints: Checkpointer | undefined, checkpointEvery: number) {
+  private constructor(
+    private readonly path: string,
+    private readonly checkpointEvery: number,
+  ) {
+    this.attach(openDatabase(path));
+    this.probeAtOpen();
+  }
+
+  static open(path: string, options: SqliteOptions = {}): SqliteGameStore {
+    return new SqliteGameStore(path, options.checkpointEveryWrites ?? CHECKPOINT_EVERY_WRITES);
+  }
+
+  /** Uses `db` from now on: its statements, its checkpoint thread, its file's identity. */
+  private attach(db: Database.Database): void {
     this.db = db;
-    this.checkpoints = checkpoints;
-    this.checkpointEvery = checkpointEvery;
     this.insertStmt = db.prepare(
       'INSERT OR IGNORE INTO games (id, version, created_at, updated_at, data) VALUES (?, ?, ?, ?, ?)',
     );
     this.selectStmt = db.prepare('SELECT id, version, created_at, data FROM games WHERE id = ?');
     this.updateStmt = db.prepare('UPDATE games SET version = ?, updated_at = ?, data = ? WHERE id = ? AND version = ?');
+    this.probeStmt = db.prepare(
+      'INSERT INTO write_probe (id, written_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET written_at = excluded.written_at',
+    );
     this.batchTx = db.transaction((writes: Pending[]) => writes.map(pending => pending.write()));
     this.singleTx = db.transaction((write: () => boolean) => write());
-  }
-
-  static open(path: string, options: SqliteOptions = {}): SqliteGameStore {
-    const every = options.checkpointEveryWrites ?? CHECKPOINT_EVERY_WRITES;
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const db = new Database(path);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('busy_timeout = 5000');
-    migrate(db);
-    if (path === ':memory:') return new SqliteGameStore(db, undefined, every);
-    let checkpoints: Checkpointer | undefined;
+    if (this.path === ':memory:') return;
+    this.identity = fileIdentity(this.path);
     try {
-      checkpoints = new Checkpointer(path, () => {
+      this.checkpoints = new Checkpointer(this.path, () => {
         // The thread stopped without being asked to: the connection checkpoints as often as SQLite does alone.
         if (db.open) db.pragma('wal_autocheckpoint = 1000');
       });
       db.pragma(`wal_autocheckpoint = ${CONNECTION_CHECKPOINT_PAGES}`);
     } catch {
       // No thread (none could be started): SQLite's own checkpoints, as without it.
+      this.checkpoints = undefined;
     }
-    return new SqliteGameStore(db, checkpoints, every);
+  }
+
+  /** A store opened on a full disk or a read-only file serves reads but is not ready, from its first moment. */
+  private probeAtOpen(): void {
+    if (this.path === ':memory:') return;
+    try {
+      this.probeStmt.run(new Date().toISOString());
+    } catch (error) {
+      this.failure = describeFailure(error);
+      if (this.failure === undefined) throw error;
+    }
   }
 
   create(record: GameRecord): Promise<boolean> {
@@ -138,7 +175,12 @@ export class SqliteGameStore implements GameStore {
   }
 
   get(id: string): Promise<GameRecord | undefined> {
-    const row = this.selectStmt.get(id);
+    let row: Row | undefined;
+    try {
+      row = this.selectStmt.get(id);
+    } catch (error) {
+      return Promise.reject(unavailable(error));
+    }
     return Promise.resolve(
       row === undefined ? undefined : recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as GameData),
     );
@@ -164,8 +206,21 @@ export class SqliteGameStore implements GameStore {
 
   /** Commits every waiting write, in the order they were asked for, then settles their promises. */
   private flush(): void {
+    if (this.rebuilding || this.pending.length === 0) return;
+    if (this.fileRemoved()) {
+      if (this.failure !== undefined && Date.now() - this.rebuildFailedAt < REBUILD_RETRY_MS) {
+        // The file could not be written again a moment ago: these writes answer at once, not after another try.
+        const why = this.failure;
+        for (const pending of this.pending.splice(0)) pending.reject(new DomainError('UNAVAILABLE', why));
+        return;
+      }
+      this.rebuilding = this.rebuild().finally(() => {
+        this.rebuilding = undefined;
+        this.flush();
+      });
+      return;
+    }
     const batch = this.pending;
-    if (batch.length === 0) return;
     this.pending = [];
     let results: boolean[] | undefined;
     try {
@@ -174,6 +229,7 @@ export class SqliteGameStore implements GameStore {
       // the batch was rolled back: each write is tried again below, alone
     }
     if (results) {
+      this.failure = undefined;
       batch.forEach((pending, i) => this.settle(pending, results[i]!));
     } else {
       for (const pending of batch) {
@@ -181,9 +237,10 @@ export class SqliteGameStore implements GameStore {
         try {
           saved = this.singleTx.immediate(pending.write);
         } catch (error) {
-          pending.reject(error);
+          pending.reject(this.failed(error));
           continue;
         }
+        this.failure = undefined;
         this.settle(pending, saved);
       }
     }
@@ -204,9 +261,75 @@ export class SqliteGameStore implements GameStore {
     return Promise.resolve(this.log.since(id, afterVersion));
   }
 
-  ping(): Promise<void> {
-    this.db.prepare('SELECT 1').get();
-    return Promise.resolve();
+  /**
+   * Resolves when the store can serve: reads answer and, after a failed write, a write succeeds again (a one-row
+   * write of its own). A removed file is written again first.
+   */
+  async ping(): Promise<void> {
+    if (this.rebuilding) await this.rebuilding;
+    else if (this.fileRemoved()) {
+      this.rebuilding = this.rebuild().finally(() => (this.rebuilding = undefined));
+      await this.rebuilding;
+    }
+    // Not written again (no room, no permission): writes would go to a file no one can open again.
+    if (this.fileRemoved())
+      throw new DomainError('UNAVAILABLE', this.failure ?? `the database file ${this.path} was removed`);
+    try {
+      this.db.prepare('SELECT 1').get();
+      if (this.failure !== undefined) {
+        this.probeStmt.run(new Date().toISOString());
+        this.failure = undefined;
+      }
+    } catch (error) {
+      throw this.failed(error);
+    }
+  }
+
+  /** The error a failed write answers with: UNAVAILABLE saying why when the file is at fault, else the error. */
+  private failed(error: unknown): Error {
+    const why = describeFailure(error);
+    if (why === undefined) return asError(error);
+    this.failure = why;
+    return new DomainError('UNAVAILABLE', why);
+  }
+
+  /** Whether the path no longer names the file this store has open (removed, or replaced by another). */
+  private fileRemoved(): boolean {
+    if (this.identity === undefined || !this.db.open) return false;
+    const now = fileIdentity(this.path);
+    return now === undefined || now.dev !== this.identity.dev || now.ino !== this.identity.ino;
+  }
+
+  /**
+   * Writes the database again at its path from the open connection, which still holds every committed change
+   * (the removed file lives on while it is open), then goes on in the new file. Should that fail (no room, no
+   * permission), the waiting writes answer UNAVAILABLE and the next write or readiness check tries again.
+   */
+  private async rebuild(): Promise<void> {
+    const copy = `${this.path}.rebuild-${process.pid}`;
+    try {
+      mkdirSync(dirname(this.path), { recursive: true });
+      rmSync(copy, { force: true });
+      this.db.prepare('VACUUM INTO ?').run(copy);
+    } catch (error) {
+      try {
+        rmSync(copy, { force: true });
+      } catch {
+        // its folder is not there to hold it either
+      }
+      const why = `the database file ${this.path} was removed and could not be written again (${describeFailure(error) ?? String(error)})`;
+      this.failure = why;
+      this.rebuildFailedAt = Date.now();
+      for (const pending of this.pending.splice(0)) pending.reject(new DomainError('UNAVAILABLE', why));
+      return;
+    }
+    // The old file's connections close first, so that its WAL, named after the path, goes with them.
+    await this.checkpoints?.close();
+    this.db.close();
+    for (const suffix of ['-wal', '-shm']) rmSync(`${this.path}${suffix}`, { force: true });
+    renameSync(copy, this.path);
+    this.attach(openDatabase(this.path));
+    this.failure = undefined;
   }
 
   /** Commits the writes asked for before it (they are not dropped), then closes; a second call waits as well. */
@@ -216,7 +339,9 @@ export class SqliteGameStore implements GameStore {
   }
 
   private async shutdown(): Promise<void> {
+    if (this.rebuilding) await this.rebuilding;
     this.flush();
+    if (this.rebuilding) await this.rebuilding;
     this.db.close();
     await this.checkpoints?.close();
   }
@@ -286,6 +411,59 @@ parentPort.on('message', message => {
   }
 });
 `;
+
+/** Opens (creating it and its folder if need be) and migrates a database, in WAL mode with full syncs. */
+function openDatabase(path: string): Database.Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+const fileIdentity = (path: string): FileIdentity | undefined => {
+  try {
+    const { dev, ino } = statSync(path);
+    return { dev, ino };
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Why the file cannot be used, for errors that are about the file or its disk rather than about the write: a
+ * sentence for the API's UNAVAILABLE message; undefined for any other error (a bug, answered as INTERNAL).
+ */
+export function describeFailure(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return undefined;
+  if (code === 'SQLITE_FULL') return 'the database disk is full; writes resume once space is freed';
+  if (code.startsWith('SQLITE_READONLY')) return `the database file cannot be written (${code})`;
+  if (code.startsWith('SQLITE_IOERR')) return `the database file cannot be read or written (${code})`;
+  if (code.startsWith('SQLITE_CANTOPEN')) return `the database file cannot be opened (${code})`;
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return `the database file is damaged (${code})`;
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return `the database is locked (${code})`;
+  if (code === 'SQLITE_NOMEM') return 'the database ran out of memory';
+  if (code === 'ENOSPC') return 'the database disk is full; writes resume once space is freed';
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+    return `the database folder cannot be written (${code})`;
+  return undefined;
+}
+
+/** A read's error: UNAVAILABLE when the file is at fault. */
+const unavailable = (error: unknown): Error => {
+  const why = describeFailure(error);
+  return why === undefined ? asError(error) : new DomainError('UNAVAILABLE', why);
+};
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 function migrate(db: Database.Database): void {
   db.exec(
