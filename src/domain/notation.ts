@@ -8,7 +8,7 @@
  * ```
  */
 import { Chess, isImpossibleCheck } from 'chessops/chess';
-import { INITIAL_FEN, makeFen as chessopsMakeFen, parseFen } from 'chessops/fen';
+import { INITIAL_FEN, makeFen as chessopsMakeFen, parseBoardFen, parseFen } from 'chessops/fen';
 import { parsePgn, emptyHeaders } from 'chessops/pgn';
 import { SquareSet } from 'chessops/squareSet';
 import { defined, makeSquare, opposite, parseSquare, squareRank } from 'chessops/util';
@@ -118,6 +118,40 @@ export function parseStrictFen(text: string): Result<Chess> {
     );
   }
   return ok(pos.value);
+}
+
+/**
+ * A PGN's `FEN` tag, read as lichess and pgn-extract read real files (DECISIONS §8), then checked as strictly as
+ * the FEN endpoint: counters that are missing (an EPD-like four fields) are `0 1`, a fullmove number of 0 (common
+ * in puzzle collections) counts as 1, and a castling right whose king or rook is not on its square, or an
+ * en-passant square no two-square pawn move can have left, is dropped. Anything else is still INVALID_FEN.
+ */
+export function parsePgnFenTag(text: string): Result<Chess> {
+  const fields = text.trim().split(/\s+/);
+  if (fields.length === 4) fields.push('0', '1');
+  if (fields.length === 6) {
+    const [boardText, turn, castling, ep] = fields as [string, string, string, string];
+    const board = parseBoardFen(boardText);
+    if (board.isOk && (turn === 'w' || turn === 'b')) {
+      if (/^[KQkq]+$/.test(castling)) {
+        const possible = [...castling].filter(right => {
+          const rule = CASTLING_RULES[right]!;
+          const king = board.value.get(parseSquare(rule.king));
+          const rook = board.value.get(parseSquare(rule.rook));
+          return (
+            king?.role === 'king' && king.color === rule.color && rook?.role === 'rook' && rook.color === rule.color
+          );
+        });
+        fields[2] = possible.length > 0 ? possible.join('') : '-';
+      }
+      if (/^[a-h][36]$/.test(ep)) {
+        const square = parseSquare(ep as SquareName);
+        if (epSquareProblem(board.value, turn === 'w' ? 'white' : 'black', square)) fields[3] = '-';
+      }
+    }
+    if (fields[5] === '0') fields[5] = '1';
+  }
+  return parseStrictFen(fields.join(' '));
 }
 
 function epSquareProblem(board: Chess['board'], turn: 'white' | 'black', ep: number): string | undefined {
@@ -230,7 +264,7 @@ export function parsePgnGame(text: string, maxPlies: number): Result<ParsedPgn> 
   let start: Chess = Chess.default();
   const fen = game.headers.get('FEN');
   if (fen !== undefined) {
-    const parsed = parseStrictFen(fen);
+    const parsed = parsePgnFenTag(fen);
     if (!parsed.ok) return pgnError(`PGN FEN tag is invalid: ${parsed.error.message}`);
     start = parsed.value;
   }

@@ -16,18 +16,24 @@ export interface PgnScan {
   mainline: string[];
   /** The first token that is not SAN: its index in `mainline` when it is on the main line. */
   unreadable?: { token: string; mainlineIndex?: number };
-  /** The text with blank lines removed, so that a parser that ends a game at a blank line reads one game. */
+  /**
+   * The text with blank lines removed, so that a parser that ends a game at a blank line reads one game, and tag
+   * values in doubled quotes written in single ones.
+   */
   normalized: string;
 }
 
 /** The SAN shapes chessops reads (standard chess only: no drops), with optional check/mate suffix. */
 const SAN = /^(?:[NBKRQ]?[a-h]?[1-8]?[-x]?[a-h][1-8](?:=?[nbrqkNBRQK])?|[O0o]-[O0o](?:-[O0o])?)[+#]?$/;
 const RESULT = /^(?:1-0|0-1|1\/2-1\/2|\*)$/;
-const MOVE_NUMBER = /^\d+\.*$/;
+/** A move number, or its dots alone when a space separates them from it (`3 . d4`, `12 ... Kf8`). */
+const MOVE_NUMBER = /^(?:\d+\.*|\.+)$/;
 const NUMBERED_MOVE = /^\d+\.+(.+)$/;
 const GLYPH = /^[!?]{1,2}$/;
 const TRAILING_GLYPH = /[!?]{1,2}$/;
 const TAG_PAIR = /\[\s*[A-Za-z0-9][A-Za-z0-9_+#=:-]*\s+"(?:[^"\\]|\\.)*"\s*\]/y;
+/** A tag value in doubled quotes, as some programs write a name (`[White ""Mephisto""]`): it reads as the name. */
+const DOUBLED_TAG_PAIR = /\[\s*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+""((?:[^"\\]|\\.)*)""\s*\]/y;
 const NAG = /\$\d{1,4}/y;
 const WORD = /[^\s{}()[\];$]+/y;
 
@@ -44,6 +50,7 @@ export function scanPgn(input: string): Result<PgnScan> {
   let depth = 0;
   let result: string | undefined;
   let sawAnything = false;
+  const rewritten: Array<{ start: number; end: number; text: string }> = [];
   let i = 0;
   const lineOf = (at: number) => text.slice(0, at).split('\n').length;
   const afterResult = (what: string) =>
@@ -82,12 +89,19 @@ export function scanPgn(input: string): Result<PgnScan> {
         );
       }
       TAG_PAIR.lastIndex = i;
-      if (!TAG_PAIR.test(text)) {
-        const shown = text.slice(i, text.indexOf('\n', i) === -1 ? undefined : text.indexOf('\n', i)).slice(0, 40);
-        return pgnError(`PGN has a malformed tag pair on line ${lineOf(i)}: ${shown}`);
+      if (TAG_PAIR.test(text)) {
+        i = TAG_PAIR.lastIndex;
+        continue;
       }
-      i = TAG_PAIR.lastIndex;
-      continue;
+      DOUBLED_TAG_PAIR.lastIndex = i;
+      const doubled = DOUBLED_TAG_PAIR.exec(text);
+      if (doubled) {
+        rewritten.push({ start: i, end: DOUBLED_TAG_PAIR.lastIndex, text: `[${doubled[1]!} "${doubled[2]!}"]` });
+        i = DOUBLED_TAG_PAIR.lastIndex;
+        continue;
+      }
+      const shown = text.slice(i, text.indexOf('\n', i) === -1 ? undefined : text.indexOf('\n', i)).slice(0, 40);
+      return pgnError(`PGN has a malformed tag pair on line ${lineOf(i)}: ${shown}`);
     }
     inMoves = true;
     if (result !== undefined) return afterResult(`'${text.slice(i).split(/\s/, 1)[0]!.slice(0, 20)}'`);
@@ -128,7 +142,11 @@ export function scanPgn(input: string): Result<PgnScan> {
   }
   if (!sawAnything) return pgnError('PGN contains no game');
   if (depth > 0) return pgnError('PGN has a variation that is never closed');
+  let single = text;
+  for (const { start, end, text: replacement } of rewritten.reverse()) {
+    single = single.slice(0, start) + replacement + single.slice(end);
+  }
   // chessops ends a game at a blank line between moves; one game may have them (after a comment, say).
-  const normalized = text.replace(/\n[^\S\n]*(?:\n[^\S\n]*)+/g, '\n');
+  const normalized = single.replace(/\n[^\S\n]*(?:\n[^\S\n]*)+/g, '\n');
   return ok(unreadable ? { mainline, unreadable, normalized } : { mainline, normalized });
 }

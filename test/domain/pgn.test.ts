@@ -415,6 +415,57 @@ const VALID_FIXTURES: ValidFixture[] = [
     white: DEFAULT_WHITE,
     black: DEFAULT_BLACK,
   },
+  // Real files are messier than the standard (DECISIONS §8): read as lichess and pgn-extract read them.
+  {
+    file: 'puzzle-fullmove-zero.pgn',
+    moves: ['d1d8'],
+    pgn: '1. Rd8#',
+    fen: '3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1',
+    status: 'checkmate',
+    winner: 'white',
+    white: { id: 'p1', displayName: 'White to play' },
+    black: DEFAULT_BLACK,
+  },
+  {
+    file: 'doubled-quote-tags.pgn',
+    moves: ['e2e4', 'c7c5', 'g1f3', 'd7d6', 'd2d4', 'c5d4', 'f3d4', 'g8f6', 'b1c3', 'a7a6'],
+    pgn: '1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6',
+    fen: 'rnbqkb1r/1p2pppp/p2p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 0 6',
+    status: 'started',
+    winner: null,
+    white: { id: 'p1', displayName: 'Mephisto' },
+    black: { id: 'p2', displayName: 'Guest' },
+  },
+  {
+    file: 'castling-rights-rook-moved.pgn',
+    moves: ['c1b1', 'e8g8', 'h1e1', 'f8e8', 'e1e3'],
+    pgn: '12. Kb1 O-O 13. Rhe1 Rfe8 14. Re3',
+    fen: 'r3r1k1/ppp2ppp/2n5/3p4/3P4/2N1R3/PPP2PPP/1K1R4 b - - 9 14',
+    status: 'started',
+    winner: null,
+    white: DEFAULT_WHITE,
+    black: DEFAULT_BLACK,
+  },
+  {
+    file: 'four-field-fen.pgn',
+    moves: ['e2e4', 'e8d7', 'e1f2', 'd7e6', 'f2f3'],
+    pgn: '1. e4 Kd7 2. Kf2 Ke6 3. Kf3',
+    fen: '8/8/4k3/8/4P3/5K2/8/8 b - - 4 3',
+    status: 'started',
+    winner: null,
+    white: DEFAULT_WHITE,
+    black: DEFAULT_BLACK,
+  },
+  {
+    file: 'impossible-en-passant-tag.pgn',
+    moves: ['e2e4', 'e8d7'],
+    pgn: '40. e4 Kd7',
+    fen: '8/3k4/8/8/4P3/8/8/4K3 w - - 1 41',
+    status: 'started',
+    winner: null,
+    white: DEFAULT_WHITE,
+    black: DEFAULT_BLACK,
+  },
 ];
 
 for (const row of VALID_FIXTURES) {
@@ -482,6 +533,7 @@ const INVALID_FIXTURES: InvalidFixture[] = [
   { name: 'illegal-move.pgn', text: fixture('illegal-move.pgn'), message: /12\.\.\. Nd7\b/ },
   { name: 'ambiguous-move.pgn', text: fixture('ambiguous-move.pgn'), message: /11\.\.\. Nd7\b/ },
   { name: 'invalid-fen-tag.pgn', text: fixture('invalid-fen-tag.pgn'), message: /FEN.*white king/ },
+  { name: 'variant-crazyhouse.pgn', text: fixture('variant-crazyhouse.pgn'), message: /variant 'Crazyhouse'/ },
   { name: 'move-after-mate.pgn', text: fixture('move-after-mate.pgn'), message: /3\. a3\b/ },
   { name: 'unreadable-move.pgn', text: fixture('unreadable-move.pgn'), message: /2\. Nf9\b/ },
   {
@@ -565,8 +617,10 @@ test(
   },
 );
 
-// pgn-extract 19.04 does not know ';' comments.
-for (const row of VALID_FIXTURES.filter(row => row.file !== 'semicolon-comments.pgn')) {
+// pgn-extract 19.04 does not know ';' comments, and reports doubled-quote tags and four-field FENs as errors (it
+// still reads the moves: test/differential/pgn-extract.test.ts compares those).
+const PGN_EXTRACT_STRICT = ['semicolon-comments.pgn', 'doubled-quote-tags.pgn', 'four-field-fen.pgn'];
+for (const row of VALID_FIXTURES.filter(row => !PGN_EXTRACT_STRICT.includes(row.file))) {
   test(
     `pgn-extract reads ${row.file} as we do, and we read what pgn-extract writes of it`,
     { skip: pgnExtractSkip },
@@ -598,5 +652,42 @@ test('pgn-extract agrees that the invalid fixtures are invalid', { skip: pgnExtr
   for (const name of ['illegal-move.pgn', 'ambiguous-move.pgn', 'move-after-mate.pgn', 'unreadable-move.pgn']) {
     const run = spawnSync(pgnExtract!, ['-s', '--json', '-Wuci'], { input: fixture(name), encoding: 'utf8' });
     t.assert.notEqual(run.stderr, '', `${name}: pgn-extract reports a problem`);
+  }
+});
+
+test('lenient FEN tags: the FEN endpoint still refuses them; the export writes them standard, and reads back', (t: TestContext) => {
+  const lenient: Array<[string, string]> = [
+    ['puzzle-fullmove-zero.pgn', '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1'],
+    ['castling-rights-rook-moved.pgn', 'r3k2r/ppp2ppp/2n5/3p4/3P4/2N5/PPP2PPP/2KR3R w kq - 4 12'],
+    ['four-field-fen.pgn', '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1'],
+    ['impossible-en-passant-tag.pgn', '4k3/8/8/8/8/8/4P3/4K3 w - - 0 40'],
+  ];
+  for (const [file, start] of lenient) {
+    const text = fixture(file);
+    const tag = /\[FEN "([^"]*)"\]/.exec(text)![1]!;
+    const strict = gameFromFen(importInput, tag);
+    t.assert.equal(strict.ok, false, `${file}: the FEN endpoint refuses '${tag}'`);
+    const imported = gameFromPgn(importInput, text, IMPORT);
+    if (!imported.ok) throw imported.error;
+    t.assert.equal(imported.value.record.startFen, start, file);
+    const exported = exportPgn(imported.value, { site: '?' });
+    t.assert.match(exported, new RegExp(`\\[FEN "${start.replace(/[/\\-]/g, '\\$&')}"\\]`), file);
+    const again = gameFromPgn(importInput, exported, IMPORT);
+    if (!again.ok) throw again.error;
+    t.assert.deepEqual(gameStateOf(again.value), gameStateOf(imported.value), file);
+  }
+});
+
+test('a FEN tag that no reading can save is still INVALID_PGN', (t: TestContext) => {
+  for (const fen of [
+    '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 -1',
+    '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - 0 1',
+    '6k1/5ppp/8/8/8/8/5PPP/3R2K1 x - - 0 1',
+    '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w KX - 0 1',
+    '4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1',
+  ]) {
+    const imported = gameFromPgn(importInput, `[SetUp "1"]\n[FEN "${fen}"]\n\n*\n`, IMPORT);
+    t.assert.equal(imported.ok, false, fen);
+    if (!imported.ok) t.assert.match(imported.error.message, /PGN FEN tag is invalid/);
   }
 });
