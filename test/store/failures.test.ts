@@ -182,3 +182,33 @@ test('a removed file that cannot be written again: UNAVAILABLE and not ready, un
   await store.close();
   await assertAllStored(t, path, [record, later]);
 });
+
+test('which SQLite errors are about the file or its disk, and what UNAVAILABLE says of each', (t: TestContext) => {
+  const rows: Array<[string, RegExp | undefined]> = [
+    ['SQLITE_FULL', /^the database disk is full; writes resume once space is freed$/],
+    ['ENOSPC', /^the database disk is full/],
+    ['SQLITE_READONLY', /^the database file cannot be written \(SQLITE_READONLY\)$/],
+    ['SQLITE_READONLY_DBMOVED', /cannot be written \(SQLITE_READONLY_DBMOVED\)/],
+    ['SQLITE_IOERR_WRITE', /^the database file cannot be read or written \(SQLITE_IOERR_WRITE\)$/],
+    ['SQLITE_CANTOPEN', /^the database file cannot be opened/],
+    ['SQLITE_CORRUPT', /^the database file is damaged \(SQLITE_CORRUPT\)$/],
+    ['SQLITE_NOTADB', /is damaged \(SQLITE_NOTADB\)/],
+    ['SQLITE_BUSY', /^the database is locked \(SQLITE_BUSY\)$/],
+    ['SQLITE_LOCKED_SHAREDCACHE', /is locked/],
+    ['SQLITE_NOMEM', /^the database ran out of memory$/],
+    ['EACCES', /^the database folder cannot be written \(EACCES\)$/],
+    ['EROFS', /folder cannot be written \(EROFS\)/],
+    // Errors that are not about the file: a bug, answered as INTERNAL.
+    ['SQLITE_CONSTRAINT_PRIMARYKEY', undefined],
+    ['SQLITE_ERROR', undefined],
+    ['ERR_INVALID_ARG_TYPE', undefined],
+  ];
+  for (const [code, message] of rows) {
+    const described = describeFailure(Object.assign(new Error('x'), { code }));
+    if (message === undefined) t.assert.equal(described, undefined, code);
+    else t.assert.match(described ?? '', message, code);
+  }
+  t.assert.equal(describeFailure(new Error('no code')), undefined);
+  t.assert.equal(describeFailure('a string'), undefined);
+  t.assert.equal(describeFailure(null), undefined);
+});
