@@ -20,7 +20,7 @@ import type { SquareSet } from 'chessops/squareSet';
 import { makeUci, opposite, parseSquare, parseUci } from 'chessops/util';
 import type { NormalMove } from 'chessops/types';
 import { DomainError, err, ok, type Result } from './errors.ts';
-import { checkMove, listLegalMoves, type LegalMove } from './moves.ts';
+import { checkMove, listLegalMoves } from './moves.ts';
 import {
   INITIAL_FEN,
   describePly,
@@ -31,14 +31,9 @@ import {
   parseStrictFen,
   plyOf,
 } from './notation.ts';
-import {
-  DEFAULT_BLACK,
-  DEFAULT_WHITE,
-  type Color,
-  type DrawAction,
-  type GameStatus,
-  type PlayerInfo,
-} from './types.ts';
+import type { GameEvent, GameFull, GameState, LegalMove, PlayerInfo } from '../contract/shapes.ts';
+import type { Color, DrawAction, GameStatus } from '../contract/vocabulary.ts';
+import { DEFAULT_BLACK, DEFAULT_WHITE } from './types.ts';
 
 /** An end that no undo can reverse. */
 export type FinalResult = { kind: 'resign'; winner: Color } | { kind: 'drawAgreed' } | { kind: 'drawClaimed' };
@@ -82,30 +77,6 @@ const withCheckpoint = (checkpoints: Chess[], moves: number, pos: Chess): Chess[
   if (moves % CHECKPOINT_PLIES === 0) checkpoints.push(pos.clone());
   return checkpoints;
 };
-
-/** The API's GameState. */
-export interface GameStateView {
-  fen: string;
-  pgn: string;
-  turn: Color;
-  status: GameStatus;
-  winner: Color | null;
-  moves: string[];
-  undoAvailable: boolean;
-  redoAvailable: boolean;
-}
-
-export interface GameFullView {
-  gameId: string;
-  white: PlayerInfo;
-  black: PlayerInfo;
-  state: GameStateView;
-}
-
-export type GameEvent =
-  | { type: 'gameFull'; game: GameFullView }
-  | { type: 'gameState'; state: GameStateView }
-  | { type: 'error'; error: { code: string; message: string } };
 
 /** The result of a successful transition: the next game and the event it causes. */
 export interface Change {
@@ -400,7 +371,7 @@ export const movetextOf = (game: Game): string => makeMovetext(game.startPly, ga
 /** The FEN of the current position. */
 export const fenOf = (game: Game): string => game.fen;
 
-export function gameStateOf(game: Game): GameStateView {
+export function gameStateOf(game: Game): GameState {
   const { record } = game;
   return {
     fen: fenOf(game),
@@ -414,7 +385,7 @@ export function gameStateOf(game: Game): GameStateView {
   };
 }
 
-export const gameFullOf = (game: Game): GameFullView => ({
+export const gameFullOf = (game: Game): GameFull => ({
   gameId: game.record.id,
   white: game.record.white,
   black: game.record.black,

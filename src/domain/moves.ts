@@ -11,15 +11,8 @@ import { normalizeMove } from 'chessops/chess';
 import { SquareSet } from 'chessops/squareSet';
 import type { Move, NormalMove, Role, Square } from 'chessops/types';
 import { kingCastlesTo, makeSquare, parseUci } from 'chessops/util';
-import type { MoveType, PromotionPiece } from './types.ts';
-
-export interface LegalMove {
-  from: string;
-  to: string;
-  uci: string;
-  moveType: MoveType;
-  promotion: PromotionPiece | null;
-}
+import type { LegalMove } from '../contract/shapes.ts';
+import type { PromotionPiece } from '../contract/vocabulary.ts';
 
 const PROMOTIONS: ReadonlyArray<readonly [PromotionPiece, string]> = [
   ['queen', 'q'],

@@ -30,7 +30,7 @@ import { streamRoutes } from './routes/stream.ts';
 import { boardRoutes } from './routes/board.ts';
 import { redactQuery } from './redact.ts';
 import { StreamHub } from './stream.ts';
-import { SHARED_SCHEMAS, ref, ApiError } from './schemas.ts';
+import { SHARED_SCHEMAS, ref, ApiError } from '../contract/shapes.ts';
 
 export interface AppDeps {
   games: GameService;

@@ -5,7 +5,9 @@
  */
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, ERROR_STATUS, type ApiErrorBody, type ErrorCode } from '../domain/errors.ts';
+import { DomainError } from '../domain/errors.ts';
+import { ERROR_STATUS, type ErrorCode } from '../contract/vocabulary.ts';
+import type { ApiErrorBody } from '../contract/shapes.ts';
 
 type ValidationError = NonNullable<FastifyError['validation']>[number];
 

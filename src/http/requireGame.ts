@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { DomainError } from '../domain/errors.ts';
 import type { Game } from '../domain/game.ts';
-import { GAME_ID_PATTERN } from '../domain/types.ts';
 import { notFound, type GameService } from '../service/games.ts';
+import { GAME_ID_PATTERN } from '../contract/vocabulary.ts';
 
 const GAME_ID = new RegExp(GAME_ID_PATTERN);
 

@@ -21,10 +21,10 @@ import {
   type NewGameInput,
 } from '../domain/game.ts';
 import { DomainError, type Result } from '../domain/errors.ts';
-import type { PlayerInfo } from '../domain/types.ts';
 import type { GameStore } from '../store/store.ts';
 import type { EventBus } from '../bus/bus.ts';
 import { DEFAULTS } from '../config.ts';
+import type { PlayerInfo } from '../contract/shapes.ts';
 
 export interface GameServiceDeps {
   store: GameStore;

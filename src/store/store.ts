@@ -8,7 +8,8 @@
  * const saved = await store.update(next.record, game.record.version); // false: someone else changed it first
  * ```
  */
-import type { GameEvent, GameRecord } from '../domain/game.ts';
+import type { GameRecord } from '../domain/game.ts';
+import type { GameEvent } from '../contract/shapes.ts';
 
 /** The event of one committed change: what streams send for it. */
 export type StateEvent = Extract<GameEvent, { type: 'gameState' }>;

@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-/// <reference lib="dom.iterable" />
 /**
  * The page's client of the service's public REST API (`/api/board/game`). Every request carries the API token
  * when one is set; every failure becomes an `ApiError` with the service's own code and message.
@@ -10,64 +8,14 @@
  * ```
  */
 
-export type Color = 'white' | 'black';
-export type GameStatus =
-  | 'started'
-  | 'check'
-  | 'checkmate'
-  | 'stalemate'
-  | 'resign'
-  | 'draw'
-  | 'drawOffered'
-  | 'fiftyMoveAvailable'
-  | 'promotionPending'
-  | 'insufficientMaterial';
-export type DrawAction = 'offer' | 'accept' | 'decline' | 'claim';
+// The API's shapes and vocabularies, declared once for the service and the page (types only: the bundle holds
+// none of the schema library).
+import type { ApiErrorBody, GameFull, GameState, LegalMove, PlayerInfo } from '../contract/shapes.ts';
+import type { DrawAction } from '../contract/vocabulary.ts';
 
-export interface PlayerInfo {
-  id: string;
-  displayName: string;
-}
-
-export interface GameState {
-  fen: string;
-  pgn: string;
-  turn: Color;
-  status: GameStatus;
-  winner?: Color | null;
-  moves: string[];
-  undoAvailable: boolean;
-  redoAvailable: boolean;
-}
-
-export interface GameFull {
-  gameId: string;
-  white: PlayerInfo;
-  black: PlayerInfo;
-  state: GameState;
-}
-
-export interface LegalMove {
-  from: string;
-  to: string;
-  uci: string;
-  moveType: 'normal' | 'capture' | 'castleKingside' | 'castleQueenside' | 'enPassant' | 'promotion';
-  promotion?: 'queen' | 'rook' | 'bishop' | 'knight' | null;
-}
-
-export interface ApiErrorBody {
-  code: string;
-  message: string;
-  field?: string | null;
-}
-
-export const ENDED: ReadonlySet<GameStatus> = new Set([
-  'checkmate',
-  'stalemate',
-  'resign',
-  'draw',
-  'insufficientMaterial',
-]);
+export type { ApiErrorBody, GameFull, GameState, LegalMove, PlayerInfo } from '../contract/shapes.ts';
+export type { Color, DrawAction, GameStatus } from '../contract/vocabulary.ts';
+export { ENDED_STATUSES } from '../contract/vocabulary.ts';
 
 /** An error answered by the service (status >= 400), or NETWORK when it could not be reached. */
 export class ApiError extends Error {

@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-/// <reference lib="dom.iterable" />
 /**
  * The board page (`/` and `/game/{gameId}`): a person plays and follows games through the public API only.
  *
@@ -13,7 +11,7 @@ import { Chessground } from '@lichess-org/chessground';
 import type { Api as Board } from '@lichess-org/chessground/api';
 import type { Key } from '@lichess-org/chessground/types';
 import {
-  ENDED,
+  ENDED_STATUSES,
   api,
   asApiError,
   getToken,
@@ -154,7 +152,7 @@ function renderBoard(): void {
     ui.board.dataset.movable = '';
     return;
   }
-  const ended = ENDED.has(state.status);
+  const ended = ENDED_STATUSES.has(state.status);
   const last = state.moves.at(-1);
   const dests = ended ? new Map<Key, Key[]>() : destinations(session?.legal ?? []);
   board.set({
@@ -234,7 +232,7 @@ function renderPlayers(): void {
     side.className = 'side-name';
     side.textContent = colorName(color);
     slot.append(dot, name, side);
-    const ended = ENDED.has(state.status);
+    const ended = ENDED_STATUSES.has(state.status);
     if (!ended && state.turn === color) slot.append(tag('to move', 'to-move'));
     if (ended && state.winner === color) slot.append(tag('winner', 'winner'));
   }
@@ -249,7 +247,7 @@ function tag(text: string, className: string): HTMLElement {
 
 function renderControls(): void {
   const state = session?.game?.state;
-  const playing = !!state && !ENDED.has(state.status);
+  const playing = !!state && !ENDED_STATUSES.has(state.status);
   ui.undo.disabled = !state?.undoAvailable;
   ui.redo.disabled = !state?.redoAvailable;
   ui.resign.disabled = !playing;
@@ -349,7 +347,7 @@ function applyState(target: Session, state: GameState): void {
 
 function afterStateChange(target: Session, previous: GameState | undefined): void {
   const state = target.game!.state;
-  if (picker.isOpen && (state.fen !== previous?.fen || ENDED.has(state.status))) picker.close();
+  if (picker.isOpen && (state.fen !== previous?.fen || ENDED_STATUSES.has(state.status))) picker.close();
   render();
   void refreshLegal(target);
   promptPendingPromotion(target);
@@ -363,7 +361,7 @@ async function refreshLegal(target: Session): Promise<void> {
   if (target.legalKey === key) return;
   target.legalKey = key;
   target.legal = [];
-  if (ENDED.has(state.status)) return;
+  if (ENDED_STATUSES.has(state.status)) return;
   const request = ++legalRequest;
   try {
     const moves = await api.legalMoves(target.id);

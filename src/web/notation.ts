@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * Chess notation for the page, over chessops: a typed move (UCI or SAN) to the UCI the API takes, the SAN
  * move list from the PGN movetext, check and the halfmove clock from a FEN, and statuses in words.
@@ -13,9 +12,10 @@ import { Chess, castlingSide } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { parseSan } from 'chessops/san';
 import { kingCastlesTo, makeSquare, roleToChar } from 'chessops/util';
-import { ENDED, type Color, type GameState } from './api.ts';
+import { ENDED_STATUSES, type Color, type GameState } from './api.ts';
+import { UCI_PATTERN } from '../contract/vocabulary.ts';
 
-const UCI = /^[a-h][1-8][a-h][1-8][qrbn]?$/;
+const UCI = new RegExp(UCI_PATTERN);
 
 function position(fen: string): Chess | undefined {
   const setup = parseFen(fen);
@@ -80,7 +80,7 @@ export interface StatusWords {
 /** The state in words, for people. */
 export function describe(state: GameState): StatusWords {
   const mover = colorName(state.turn);
-  const ended = ENDED.has(state.status);
+  const ended = ENDED_STATUSES.has(state.status);
   const winner = state.winner ? colorName(state.winner) : undefined;
   const words: Record<GameState['status'], string> = {
     started: 'In progress',

@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-/// <reference lib="dom.iterable" />
 /**
  * The promotion picker: four pieces over the board in the file of the promotion square, from the edge
  * inwards, as on lichess. Buttons, so it works by keyboard (Tab, Enter; q, r, b, n; Escape cancels);

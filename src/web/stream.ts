@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-/// <reference lib="dom.iterable" />
 /**
  * Follows a game's NDJSON stream (`GET /api/board/game/{id}/stream`) with `fetch`: a `gameFull` line, then
  * `gameState` lines, empty heartbeat lines, and an `error` line before the server closes the stream. When the

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (the functions given to page.evaluate run in the browser)
 /**
  * The board page in a real browser: a person creates, plays, imports and follows games through the page,
  * which talks to the service only through its public API and stream. Needs Chromium (Debian package

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (the functions given to page.evaluate run in the browser)
 /**
  * The board page's routes without a browser (app.inject): `/` and `/game/{id}` answer the page, every asset
  * it references answers 200 with its content type and cache headers, nothing it loads comes from elsewhere,

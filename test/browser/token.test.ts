@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (the functions given to page.evaluate run in the browser)
 /**
  * The board page against a service that requires bearer tokens (API_TOKENS): the page itself stays open, the
  * API's refusal is shown with the token field, and a saved token goes with every request and the stream.

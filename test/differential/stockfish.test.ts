@@ -25,7 +25,7 @@ import {
   type Game,
 } from '../../src/domain/game.ts';
 import { listLegalMoves } from '../../src/domain/moves.ts';
-import type { GameStatus } from '../../src/domain/types.ts';
+import type { GameStatus } from '../../src/contract/vocabulary.ts';
 import { findExecutable, skipReason } from '../helpers/external.ts';
 
 const stockfish = findExecutable('stockfish');

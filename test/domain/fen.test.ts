@@ -5,7 +5,8 @@ import { suite, test, type TestContext } from 'node:test';
 import { DomainError } from '../../src/domain/errors.ts';
 import { gameFromFen, gameStateOf, legalMovesOf, makeMove, newGame, type Game } from '../../src/domain/game.ts';
 import { INITIAL_FEN, makeFen, parseStrictFen } from '../../src/domain/notation.ts';
-import type { Color, GameStatus } from '../../src/domain/types.ts';
+import type { GameStatus } from '../../src/contract/vocabulary.ts';
+import type { Color } from '../../src/contract/vocabulary.ts';
 
 const INPUT = { id: 'AbCd1234', createdAt: '2026-01-31T12:00:00.000Z' };
 

@@ -7,7 +7,7 @@
  */
 import { suite, test, type TestContext } from 'node:test';
 import fc from 'fast-check';
-import { DomainError, type ErrorCode, type Result } from '../../src/domain/errors.ts';
+import { DomainError, type Result } from '../../src/domain/errors.ts';
 import {
   drawAction,
   exportPgn,
@@ -26,11 +26,12 @@ import {
   winnerOf,
   type Change,
   type Game,
-  type GameStateView,
 } from '../../src/domain/game.ts';
 import { INITIAL_FEN, makeFen } from '../../src/domain/notation.ts';
 import { longGameSans, pgnOf } from '../helpers/longGame.ts';
-import type { Color, DrawAction, GameStatus } from '../../src/domain/types.ts';
+import type { GameStatus } from '../../src/contract/vocabulary.ts';
+import type { ErrorCode, Color, DrawAction } from '../../src/contract/vocabulary.ts';
+import type { GameState } from '../../src/contract/shapes.ts';
 
 const INPUT = { id: 'AbCd1234', createdAt: '2026-01-31T12:00:00.000Z' };
 const PGN_OPTIONS = { maxPlies: 10000 };
@@ -1050,7 +1051,7 @@ suite('undo and redo', () => {
   test('a PGN import can be undone move by move to its start', (t: TestContext) => {
     let game = fromPgn(OPERA_PGN);
     t.assert.equal(game.record.version, 1);
-    const states: GameStateView[] = [gameStateOf(game)];
+    const states: GameState[] = [gameStateOf(game)];
     for (let i = OPERA_UCI.length - 1; i >= 0; i--) {
       t.assert.equal(gameStateOf(game).undoAvailable, true);
       game = play(t, game, ['undo']);

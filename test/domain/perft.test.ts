@@ -11,8 +11,9 @@
  */
 import { suite, test, type TestContext } from 'node:test';
 import type { Chess } from 'chessops/chess';
-import { checkMove, listLegalMoves, type LegalMove } from '../../src/domain/moves.ts';
+import { checkMove, listLegalMoves } from '../../src/domain/moves.ts';
 import { makeFen, parseStrictFen } from '../../src/domain/notation.ts';
+import type { LegalMove } from '../../src/contract/shapes.ts';
 
 /** The published breakdown of the leaf moves; captures include en-passant and promotion captures. */
 interface Breakdown {

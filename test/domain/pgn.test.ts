@@ -21,9 +21,10 @@ import {
   type Game,
   type NewGameInput,
 } from '../../src/domain/game.ts';
-import { DEFAULT_BLACK, DEFAULT_WHITE, type PlayerInfo } from '../../src/domain/types.ts';
+import { DEFAULT_BLACK, DEFAULT_WHITE } from '../../src/domain/types.ts';
 import { makeFen } from '../../src/domain/notation.ts';
 import { findExecutable, skipReason } from '../helpers/external.ts';
+import type { PlayerInfo } from '../../src/contract/shapes.ts';
 
 const STANDARD_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 const CREATED_AT = '2026-01-31T23:59:59.999Z'; // the Date tag is the UTC day: 2026.01.31

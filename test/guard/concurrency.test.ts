@@ -10,12 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import type { ErrorCode } from '../../src/domain/errors.ts';
-import { gameStateOf, restoreGame, type GameStateView } from '../../src/domain/game.ts';
+import { gameStateOf, restoreGame } from '../../src/domain/game.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import type { GameStore } from '../../src/store/store.ts';
 import { assertApiError, json, makeTestApp } from '../helpers/app.ts';
 import { findSerialOrder, labelOf, random, shuffled, urlOf, type Op } from '../helpers/serialOrder.ts';
+import type { ErrorCode } from '../../src/contract/vocabulary.ts';
+import type { GameState } from '../../src/contract/shapes.ts';
 
 const BURSTS = Number(process.env.BURSTS ?? 8); // per start position and transport
 
@@ -105,13 +106,13 @@ async function burst(t: TestContext, send: Send, store: GameStore, id: string, o
   const start = (await store.get(id))!;
   const answers = await Promise.all(ops.map(op => send('POST', urlOf(id, op))));
   const acknowledged: Op[] = [];
-  const observed: Array<GameStateView | undefined> = [];
+  const observed: Array<GameState | undefined> = [];
   answers.forEach((answer, i) => {
     const op = ops[i]!;
     if (answer.status === 200) {
       acknowledged.push(op);
       // Moves, undo and redo answer the GameState they made; draw actions and resign answer {ok: true}.
-      observed.push('fen' in answer.body ? (answer.body as GameStateView) : undefined);
+      observed.push('fen' in answer.body ? (answer.body as GameState) : undefined);
       return;
     }
     const allowed = REFUSALS[kindOf(op)]!;

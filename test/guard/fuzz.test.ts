@@ -11,8 +11,6 @@
 import { after, test, type TestContext } from 'node:test';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { ErrorCode } from '../../src/domain/errors.ts';
-import { GAME_ID_PATTERN, SQUARE_PATTERN, UCI_PATTERN } from '../../src/domain/types.ts';
 import { json } from '../helpers/app.ts';
 import {
   BASE,
@@ -43,6 +41,7 @@ import {
   wellFormedUci,
   type FuzzApp,
 } from './fuzzKit.ts';
+import { type ErrorCode, GAME_ID_PATTERN, SQUARE_PATTERN, UCI_PATTERN } from '../../src/contract/vocabulary.ts';
 
 const UCI = new RegExp(UCI_PATTERN);
 const SQUARE = new RegExp(SQUARE_PATTERN);

@@ -17,9 +17,9 @@ import { Chess } from 'chessops/chess';
 import { makeSanAndPlay } from 'chessops/san';
 import { squareRank } from 'chessops/util';
 import type { NormalMove } from 'chessops/types';
-import { ERROR_STATUS, type ErrorCode } from '../../src/domain/errors.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import { json, makeTestApp, responseChecker, type ResponseChecker, type TestApp } from '../helpers/app.ts';
+import { ERROR_STATUS, type ErrorCode } from '../../src/contract/vocabulary.ts';
 
 export const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 2500));
 export const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { ERROR_STATUS, type ApiErrorBody, type ErrorCode } from '../../src/domain/errors.ts';
 import { ChangeFeed } from '../../src/bus/feed.ts';
 import { buildApp, type AppDeps } from '../../src/http/app.ts';
 import { GameService } from '../../src/service/games.ts';
@@ -11,6 +10,8 @@ import { newGameId } from '../../src/service/ids.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import type { GameStore } from '../../src/store/store.ts';
 import { countingStore } from './store.ts';
+import { ERROR_STATUS, type ErrorCode } from '../../src/contract/vocabulary.ts';
+import type { ApiErrorBody } from '../../src/contract/shapes.ts';
 
 export interface TestApp {
   app: FastifyInstance;

@@ -19,9 +19,9 @@ import {
   type Change,
   type Game,
   type GameRecord,
-  type GameStateView,
 } from '../../src/domain/game.ts';
-import type { DrawAction } from '../../src/domain/types.ts';
+import type { DrawAction } from '../../src/contract/vocabulary.ts';
+import type { GameState } from '../../src/contract/shapes.ts';
 
 export type Op =
   | { kind: 'move'; uci: string }
@@ -83,7 +83,7 @@ export function findSerialOrder(
   start: Game,
   ops: readonly Op[],
   target: GameRecord,
-  observed: ReadonlyArray<GameStateView | undefined> = [],
+  observed: ReadonlyArray<GameState | undefined> = [],
 ): Op[] | undefined {
   // Requests with the same label and the same observed answer are interchangeable: search over their counts.
   const keyOf = (i: number) => `${labelOf(ops[i]!)} ${JSON.stringify(observed[i] ?? null)}`;

@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import type { ErrorCode } from '../../src/domain/errors.ts';
 import { restoreGame } from '../../src/domain/game.ts';
 import { MemoryGameStore } from '../../src/store/memory.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
@@ -23,6 +22,7 @@ import {
   type Inject,
 } from '../helpers/app.ts';
 import { findSerialOrder, labelOf, random, shuffled, urlOf, type Op } from '../helpers/serialOrder.ts';
+import type { ErrorCode } from '../../src/contract/vocabulary.ts';
 
 const game = (id: string) => `/api/board/game/${id}`;
 /** The kinds of request these bursts send. */

@@ -4,7 +4,6 @@
  * stored version does not move. Every response is also checked against the OpenAPI document by `call`.
  */
 import { test, type TestContext } from 'node:test';
-import type { ErrorCode } from '../../src/domain/errors.ts';
 import type { GameStore } from '../../src/store/store.ts';
 import {
   assertApiError,
@@ -16,6 +15,7 @@ import {
   snapshotGame,
   type Inject,
 } from '../helpers/app.ts';
+import type { ErrorCode } from '../../src/contract/vocabulary.ts';
 
 const game = (id: string) => `/api/board/game/${id}`;
 const UNKNOWN_ID = 'ZZZZ9999';

@@ -46,7 +46,7 @@ test('on a shared store a stream reads the game before it starts: an unreachable
     signal: AbortSignal.timeout(5000),
   });
   t.assert.equal(res.status, 503);
-  t.assert.equal((await res.json()).code, 'UNAVAILABLE');
+  t.assert.equal(((await res.json()) as { code: string }).code, 'UNAVAILABLE');
   t.assert.ok(store.reads >= 1);
   assertError(await app.inject(`/api/board/game/${id}`), 'UNAVAILABLE');
 });

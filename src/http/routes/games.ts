@@ -22,19 +22,15 @@ import type { Metrics } from '../metrics.ts';
 import { foundGame, requireGame } from '../requireGame.ts';
 import {
   CreateGameRequest,
-  DrawParams,
   GameFull,
-  GameIdParams,
   GameState,
   ImportFenRequest,
   ImportPgnRequest,
   LegalMovesResponse,
-  MoveParams,
-  MovesQuery,
   OkResponse,
-  errorResponses,
   ref,
-} from '../schemas.ts';
+} from '../../contract/shapes.ts';
+import { DrawParams, GameIdParams, MoveParams, MovesQuery, errorResponses } from '../schemas.ts';
 
 export interface GameRoutesOptions {
   games: GameService;

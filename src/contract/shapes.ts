@@ -1,0 +1,145 @@
+/**
+ * The API's shapes, each declared once as a TypeBox schema with its TypeScript type derived from it (`Static`):
+ * the routes validate and serialize with the schemas and document them in OpenAPI, the domain's view builders
+ * return the types, and the board page imports the types alone (`import type`, which the bundler erases).
+ * Shared schemas carry an `$id`, are registered once with `addSchema` and referenced with `ref()`.
+ *
+ * ```ts
+ * import type { GameState } from '../contract/shapes.ts';
+ * const state: GameState = gameStateOf(game);
+ * ```
+ */
+import { Type, type Static, type TSchema } from 'typebox';
+import { ERROR_CODES, GAME_ID_PATTERN, GAME_STATUSES, MOVE_TYPES, PROMOTION_PIECES } from './vocabulary.ts';
+
+/** A `$ref` to a registered schema that keeps the static type of the schema it points to. */
+export const ref = <T extends TSchema>(schema: T) => {
+  const id = (schema as { $id?: unknown }).$id;
+  if (typeof id !== 'string') throw new Error('ref() needs a schema with an $id');
+  return Type.Unsafe<Static<T>>(Type.Ref(`${id}#`));
+};
+
+/**
+ * No control character of any kind (Unicode Cc: C0, DEL and C1) and no unpaired surrogate (DECISIONS §15). The
+ * validator reads patterns with the `u` flag, under which a surrogate pair is one character and only an unpaired
+ * surrogate falls in the range.
+ */
+const NO_CONTROL_CHARACTERS = '^[^\\p{Cc}\\uD800-\\uDFFF]*$';
+const Color = Type.Union([Type.Literal('white'), Type.Literal('black')]);
+
+export const PlayerInfo = Type.Object(
+  {
+    id: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: NO_CONTROL_CHARACTERS,
+      description: 'unique player identifier',
+    }),
+    displayName: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      pattern: NO_CONTROL_CHARACTERS,
+      description: 'human-readable name',
+    }),
+  },
+  { $id: 'PlayerInfo' },
+);
+
+export const GameStatus = Type.Enum(GAME_STATUSES, { $id: 'GameStatus' });
+
+export const GameState = Type.Object(
+  {
+    fen: Type.String({ description: 'FEN of the current position' }),
+    pgn: Type.String({ description: 'PGN movetext of the whole game so far' }),
+    turn: Color,
+    status: ref(GameStatus),
+    winner: Type.Union([Color, Type.Null()], { description: 'set when status is checkmate or resign' }),
+    moves: Type.Array(Type.String(), { description: 'all moves played so far, UCI, in order' }),
+    undoAvailable: Type.Boolean(),
+    redoAvailable: Type.Boolean(),
+  },
+  { $id: 'GameState' },
+);
+
+export const GameFull = Type.Object(
+  {
+    gameId: Type.String({ pattern: GAME_ID_PATTERN }),
+    white: ref(PlayerInfo),
+    black: ref(PlayerInfo),
+    state: ref(GameState),
+  },
+  { $id: 'GameFull' },
+);
+
+export const LegalMove = Type.Object(
+  {
+    from: Type.String(),
+    to: Type.String(),
+    uci: Type.String(),
+    moveType: Type.Enum(MOVE_TYPES),
+    promotion: Type.Union([Type.Enum(PROMOTION_PIECES), Type.Null()]),
+  },
+  { $id: 'LegalMove' },
+);
+
+export const LegalMovesResponse = Type.Object({ moves: Type.Array(ref(LegalMove)) }, { $id: 'LegalMovesResponse' });
+
+export const OkResponse = Type.Object({ ok: Type.Literal(true) }, { $id: 'OkResponse' });
+
+export const ApiError = Type.Object(
+  {
+    code: Type.Enum(ERROR_CODES, { description: 'machine-readable error code' }),
+    message: Type.String({ description: 'human-readable description' }),
+    field: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], { description: 'request field that caused the error' }),
+    ),
+  },
+  { $id: 'ApiError' },
+);
+
+export const CreateGameRequest = Type.Object(
+  { white: Type.Optional(ref(PlayerInfo)), black: Type.Optional(ref(PlayerInfo)) },
+  { $id: 'CreateGameRequest' },
+);
+
+export const ImportFenRequest = Type.Object(
+  {
+    fen: Type.String({ description: 'complete FEN string with 6 fields' }),
+    white: Type.Optional(ref(PlayerInfo)),
+    black: Type.Optional(ref(PlayerInfo)),
+  },
+  { $id: 'ImportFenRequest' },
+);
+
+export const ImportPgnRequest = Type.Object(
+  { pgn: Type.String({ description: 'PGN text: headers and move list' }) },
+  { $id: 'ImportPgnRequest' },
+);
+
+export const SHARED_SCHEMAS = [
+  PlayerInfo,
+  GameStatus,
+  GameState,
+  GameFull,
+  LegalMove,
+  LegalMovesResponse,
+  OkResponse,
+  ApiError,
+  CreateGameRequest,
+  ImportFenRequest,
+  ImportPgnRequest,
+];
+
+export type PlayerInfo = Static<typeof PlayerInfo>;
+export type GameState = Static<typeof GameState>;
+export type GameFull = Static<typeof GameFull>;
+export type LegalMove = Static<typeof LegalMove>;
+export type ApiErrorBody = Static<typeof ApiError>;
+export type CreateGameRequest = Static<typeof CreateGameRequest>;
+export type ImportFenRequest = Static<typeof ImportFenRequest>;
+
+/** A line of a game stream: the game first, then a state per change, or an error before the stream ends. */
+export type GameEvent =
+  | { type: 'gameFull'; game: GameFull }
+  | { type: 'gameState'; state: GameState }
+  | { type: 'error'; error: { code: string; message: string } };

@@ -1,0 +1,76 @@
+/**
+ * The API's closed vocabularies and patterns, in one place for the domain, the routes and the board page: plain
+ * constants, so that the page may import them (a few hundred bytes) without the schema library. Each list is the
+ * source of its union type; the error table gives each code its HTTP status.
+ *
+ * ```ts
+ * ENDED_STATUSES.has(state.status); // whether a GameState shows a finished game
+ * ```
+ */
+
+export type Color = 'white' | 'black';
+
+export const GAME_STATUSES = [
+  'started',
+  'check',
+  'checkmate',
+  'stalemate',
+  'resign',
+  'draw',
+  'drawOffered',
+  'fiftyMoveAvailable',
+  'promotionPending',
+  'insufficientMaterial',
+] as const;
+export type GameStatus = (typeof GAME_STATUSES)[number];
+
+/** Statuses that end the game. */
+export const ENDED_STATUSES: ReadonlySet<GameStatus> = new Set([
+  'checkmate',
+  'stalemate',
+  'resign',
+  'draw',
+  'insufficientMaterial',
+]);
+
+export const MOVE_TYPES = ['normal', 'capture', 'castleKingside', 'castleQueenside', 'enPassant', 'promotion'] as const;
+export type MoveType = (typeof MOVE_TYPES)[number];
+
+export const PROMOTION_PIECES = ['queen', 'rook', 'bishop', 'knight'] as const;
+export type PromotionPiece = (typeof PROMOTION_PIECES)[number];
+
+export const DRAW_ACTIONS = ['offer', 'accept', 'decline', 'claim'] as const;
+export type DrawAction = (typeof DRAW_ACTIONS)[number];
+
+export const GAME_ID_PATTERN = '^[A-Za-z0-9]{8}$';
+export const UCI_PATTERN = '^[a-h][1-8][a-h][1-8][qrbn]?$';
+export const SQUARE_PATTERN = '^[a-h][1-8]$';
+
+/** Every error code, with the HTTP status it is answered with (`http/errors.ts` turns them into responses). */
+export const ERROR_STATUS = {
+  INVALID_BODY: 400,
+  INVALID_GAME_ID: 400,
+  GAME_NOT_FOUND: 404,
+  INVALID_UCI: 400,
+  INVALID_MOVE: 400,
+  INVALID_SQUARE: 400,
+  INVALID_ACTION: 400,
+  INVALID_FEN: 400,
+  INVALID_PGN: 400,
+  GAME_OVER: 400,
+  NO_UNDO: 400,
+  NO_REDO: 400,
+  NO_DRAW_OFFER: 400,
+  DRAW_ALREADY_OFFERED: 400,
+  CLAIM_NOT_AVAILABLE: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  BODY_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
