@@ -4,7 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { isOver, legalMovesOf, makeMove, newGame, type Game } from '../src/domain/game.ts';
+import { makeMove, newGame, type Game } from '../src/domain/game.ts';
+import { isOver } from '../src/domain/status.ts';
+import { legalMovesOf } from '../src/domain/views.ts';
 
 /** A TCP port on 127.0.0.1 that nothing listens on right now. */
 export const freePort = (): Promise<number> =>

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { buildServer, SERVER_OUTPUT } from '../scripts/build.ts';
-import { exportPgn } from '../src/domain/game.ts';
+import { exportPgn } from '../src/domain/pgn.ts';
 import { cpuMs, freePort, quantile, randomGame } from './common.ts';
 import type { Fixtures } from './bare.ts';
 

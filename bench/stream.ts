@@ -22,7 +22,9 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildServer, SERVER_OUTPUT } from '../scripts/build.ts';
-import { isOver, legalMovesOf, makeMove, newGame } from '../src/domain/game.ts';
+import { makeMove, newGame } from '../src/domain/game.ts';
+import { isOver } from '../src/domain/status.ts';
+import { legalMovesOf } from '../src/domain/views.ts';
 import { freePort, quantile, rssKiB } from './common.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -17,7 +17,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { EventBus, GameChange } from '../bus/bus.ts';
-import { gameFullOf, type Game } from '../domain/game.ts';
+import { type Game } from '../domain/game.ts';
+import { gameFullOf } from '../domain/views.ts';
 import type { GameEvent } from '../contract/shapes.ts';
 
 export interface StreamHubOptions {

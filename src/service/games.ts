@@ -13,13 +13,13 @@
 import {
   approximateBytes,
   gameFromFen,
-  gameFromPgn,
   newGame,
   restoreGame,
   type Change,
   type Game,
   type NewGameInput,
 } from '../domain/game.ts';
+import { gameFromPgn } from '../domain/pgn.ts';
 import { DomainError, type Result } from '../domain/errors.ts';
 import type { GameStore } from '../store/store.ts';
 import type { EventBus } from '../bus/bus.ts';

@@ -15,15 +15,9 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { test, type TestContext } from 'node:test';
-import {
-  gameFromFen,
-  gameStateOf,
-  legalMovesOf,
-  makeMove,
-  newGame,
-  statusOf,
-  type Game,
-} from '../../src/domain/game.ts';
+import { gameFromFen, makeMove, newGame, type Game } from '../../src/domain/game.ts';
+import { gameStateOf, legalMovesOf } from '../../src/domain/views.ts';
+import { statusOf } from '../../src/domain/status.ts';
 import { listLegalMoves } from '../../src/domain/moves.ts';
 import type { GameStatus } from '../../src/contract/vocabulary.ts';
 import { findExecutable, skipReason } from '../helpers/external.ts';

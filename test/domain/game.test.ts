@@ -10,23 +10,20 @@ import fc from 'fast-check';
 import { DomainError, type Result } from '../../src/domain/errors.ts';
 import {
   drawAction,
-  exportPgn,
   gameFromFen,
-  gameFromPgn,
-  gameStateOf,
-  CHECKPOINT_PLIES,
-  legalMovesOf,
   makeMove,
   newGame,
   redo,
   resign,
   restoreGame,
-  statusOf,
   undo,
-  winnerOf,
   type Change,
   type Game,
 } from '../../src/domain/game.ts';
+import { exportPgn, gameFromPgn } from '../../src/domain/pgn.ts';
+import { gameStateOf, legalMovesOf } from '../../src/domain/views.ts';
+import { CHECKPOINT_PLIES } from '../../src/domain/line.ts';
+import { statusOf, winnerOf } from '../../src/domain/status.ts';
 import { INITIAL_FEN, makeFen } from '../../src/domain/notation.ts';
 import { longGameSans, pgnOf } from '../helpers/longGame.ts';
 import type { GameStatus } from '../../src/contract/vocabulary.ts';

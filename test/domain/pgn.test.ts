@@ -8,12 +8,7 @@ import { readFileSync } from 'node:fs';
 import { test, type TestContext } from 'node:test';
 import {
   drawAction,
-  exportPgn,
-  fenOf,
   gameFromFen,
-  gameFromPgn,
-  gameStateOf,
-  legalMovesOf,
   makeMove,
   newGame,
   resign,
@@ -21,6 +16,8 @@ import {
   type Game,
   type NewGameInput,
 } from '../../src/domain/game.ts';
+import { exportPgn, gameFromPgn } from '../../src/domain/pgn.ts';
+import { fenOf, gameStateOf, legalMovesOf } from '../../src/domain/views.ts';
 import { DEFAULT_BLACK, DEFAULT_WHITE } from '../../src/domain/types.ts';
 import { makeFen } from '../../src/domain/notation.ts';
 import { findExecutable, skipReason } from '../helpers/external.ts';

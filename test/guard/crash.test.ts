@@ -19,16 +19,9 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import type { Result } from '../../src/domain/errors.ts';
-import {
-  gameStateOf,
-  isOver,
-  legalMovesOf,
-  newGame,
-  restoreGame,
-  type Change,
-  type Game,
-  type GameRecord,
-} from '../../src/domain/game.ts';
+import { newGame, restoreGame, type Change, type Game, type GameRecord } from '../../src/domain/game.ts';
+import { gameStateOf, legalMovesOf } from '../../src/domain/views.ts';
+import { isOver } from '../../src/domain/status.ts';
 import { recordOf, type GameData } from '../../src/store/store.ts';
 import { apply, random, type Op } from '../helpers/serialOrder.ts';
 import { startServer, type ServerProcess } from '../helpers/server.ts';

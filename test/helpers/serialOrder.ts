@@ -11,7 +11,6 @@
 import type { Result } from '../../src/domain/errors.ts';
 import {
   drawAction,
-  gameStateOf,
   makeMove,
   redo,
   resign,
@@ -20,6 +19,7 @@ import {
   type Game,
   type GameRecord,
 } from '../../src/domain/game.ts';
+import { gameStateOf } from '../../src/domain/views.ts';
 import type { DrawAction } from '../../src/contract/vocabulary.ts';
 import type { GameState } from '../../src/contract/shapes.ts';
 

@@ -5,18 +5,9 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import {
-  drawAction,
-  exportPgn,
-  fenOf,
-  gameFullOf,
-  legalMovesOf,
-  makeMove,
-  redo,
-  type Game,
-  resign,
-  undo,
-} from '../../domain/game.ts';
+import { drawAction, makeMove, redo, type Game, resign, undo } from '../../domain/game.ts';
+import { exportPgn } from '../../domain/pgn.ts';
+import { fenOf, gameFullOf, legalMovesOf } from '../../domain/views.ts';
 import type { GameService } from '../../service/games.ts';
 import type { Metrics } from '../metrics.ts';
 import { foundGame, requireGame } from '../requireGame.ts';
