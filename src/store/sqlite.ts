@@ -35,9 +35,7 @@
  * ```
  */
 import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { DomainError } from '../domain/errors.ts';
 import type { GameRecord } from '../domain/game.ts';
@@ -50,6 +48,7 @@ import {
   type StateEvent,
   type StoredChange,
 } from './store.ts';
+import { Checkpointer } from './checkpoints.ts';
 import { migrations } from './migrations.ts';
 import { RecentChanges } from './recentChanges.ts';
 
@@ -346,71 +345,6 @@ export class SqliteGameStore implements GameStore {
     await this.checkpoints?.close();
   }
 }
-
-/**
- * The checkpoint thread of a database file. Its code is plain JavaScript that needs nothing but better-sqlite3,
- * so the thread starts in a few tens of milliseconds; it keeps no event loop alive on its own.
- */
-class Checkpointer {
-  private readonly worker: Worker;
-  private readonly exited: Promise<void>;
-  private stopped = false;
-  private closing = false;
-
-  /** `onLost`: the thread stopped without being asked to (it could not open the file, or it crashed). */
-  constructor(path: string, onLost: () => void) {
-    const workerData = { path, sqlite: require.resolve('better-sqlite3') };
-    // execArgv: none of this process's flags (such as a TypeScript loader): the thread runs plain JavaScript.
-    this.worker = new Worker(CHECKPOINT_THREAD, { eval: true, workerData, execArgv: [] });
-    this.worker.unref();
-    // A checkpoint that fails (a busy or full disk) is tried again at the next request.
-    this.worker.on('error', () => undefined);
-    this.exited = new Promise(resolve =>
-      this.worker.once('exit', () => {
-        this.stopped = true;
-        if (!this.closing) onLost();
-        resolve();
-      }),
-    );
-  }
-
-  /** Asks for a passive checkpoint; the thread runs the requests one after the other. */
-  request(): void {
-    if (!this.stopped) this.worker.postMessage('checkpoint');
-  }
-
-  /** Resolves once the thread has closed its connection and ended, whether or not it ever started. */
-  close(): Promise<void> {
-    this.closing = true;
-    if (!this.stopped) {
-      this.worker.ref(); // until it has closed its connection
-      this.worker.postMessage('close');
-    }
-    return this.exited;
-  }
-}
-
-const require = createRequire(import.meta.url);
-
-const CHECKPOINT_THREAD = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.sqlite);
-const db = new Database(workerData.path);
-db.pragma('busy_timeout = 5000');
-db.pragma('synchronous = FULL');
-parentPort.on('message', message => {
-  if (message === 'close') {
-    db.close();
-    parentPort.close();
-    return;
-  }
-  try {
-    db.pragma('wal_checkpoint(PASSIVE)');
-  } catch {
-    // tried again at the next request
-  }
-});
-`;
 
 /** Opens (creating it and its folder if need be) and migrates a database, in WAL mode with full syncs. */
 function openDatabase(path: string): Database.Database {
