@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const SUITES = {
-  unit: ['test/domain', 'test/service', 'test/config', 'test/http', 'test/store', 'test/bus'],
+  unit: ['test/domain', 'test/service', 'test/config', 'test/http', 'test/store', 'test/bus', 'test/web'],
   system: ['test/stream', 'test/guard', 'test/cluster', 'test/browser', 'test/differential'],
 } as const;
 

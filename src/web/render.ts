@@ -1,0 +1,239 @@
+/**
+ * The page's DOM: its elements (fixed markup, found by data-testid) and the drawing of the state (state.ts)
+ * into them. No network and no decisions: what to show comes from the state module.
+ *
+ * ```ts
+ * render(session, orientation, board);
+ * showError(ui.error, apiError);
+ * ```
+ */
+import type { Color } from '../contract/vocabulary.ts';
+import { getToken, type ApiError } from './api.ts';
+import type { Board } from './board.ts';
+import { colorName, movetextToSan } from './notation.ts';
+import { controlsOf, isEnded, statusWordsOf, titleOf, type Session } from './state.ts';
+import type { ConnectionStatus } from './stream.ts';
+
+/** The element with this data-testid; the page's markup is fixed, so a missing one is a bug. */
+function el<T extends HTMLElement = HTMLElement>(testid: string): T {
+  const found = document.querySelector<T>(`[data-testid="${testid}"]`);
+  if (!found) throw new Error(`the page has no [data-testid="${testid}"]`);
+  return found;
+}
+
+export const ui = {
+  board: el('board'),
+  promotion: el('promotion'),
+  playerTop: el('player-top'),
+  playerBottom: el('player-bottom'),
+  gameId: el('game-id'),
+  connection: el('connection'),
+  status: el('status'),
+  turn: el('turn'),
+  result: el('result'),
+  error: el('error'),
+  undo: el<HTMLButtonElement>('undo'),
+  redo: el<HTMLButtonElement>('redo'),
+  flip: el<HTMLButtonElement>('flip'),
+  resign: el<HTMLButtonElement>('resign'),
+  drawOffer: el<HTMLButtonElement>('draw-offer'),
+  drawAccept: el<HTMLButtonElement>('draw-accept'),
+  drawDecline: el<HTMLButtonElement>('draw-decline'),
+  drawClaim: el<HTMLButtonElement>('draw-claim'),
+  moveForm: el<HTMLFormElement>('move-form'),
+  moveInput: el<HTMLInputElement>('move-input'),
+  moveSubmit: el<HTMLButtonElement>('move-submit'),
+  moves: el('moves'),
+  fen: el('fen'),
+  copyFen: el<HTMLButtonElement>('copy-fen'),
+  downloadFen: el<HTMLButtonElement>('download-fen'),
+  copyPgn: el<HTMLButtonElement>('copy-pgn'),
+  downloadPgn: el<HTMLButtonElement>('download-pgn'),
+  copyLink: el<HTMLButtonElement>('copy-link'),
+  exportNotice: el('export-notice'),
+  createForm: el<HTMLFormElement>('create-form'),
+  createError: el('create-error'),
+  whiteName: el<HTMLInputElement>('white-name'),
+  blackName: el<HTMLInputElement>('black-name'),
+  openForm: el<HTMLFormElement>('open-form'),
+  openId: el<HTMLInputElement>('open-game-id'),
+  fenForm: el<HTMLFormElement>('import-fen-form'),
+  fenInput: el<HTMLInputElement>('import-fen-input'),
+  fenError: el('import-fen-error'),
+  pgnForm: el<HTMLFormElement>('import-pgn-form'),
+  pgnInput: el<HTMLTextAreaElement>('import-pgn-input'),
+  pgnError: el('import-pgn-error'),
+  settings: el<HTMLDetailsElement>('settings'),
+  tokenForm: el<HTMLFormElement>('token-form'),
+  tokenInput: el<HTMLInputElement>('token-input'),
+  tokenClear: el<HTMLButtonElement>('token-clear'),
+  tokenState: el('token-state'),
+};
+
+/** Draws the whole page for `session` (the lobby without one). */
+export function render(session: Session | undefined, orientation: Color, board: Board): void {
+  const game = session?.game;
+  document.body.classList.toggle('no-game', !session);
+  ui.gameId.textContent = session ? `Game ${session.id}` : '';
+  board.show(game?.state, session?.legal ?? [], orientation);
+  const words = statusWordsOf(session);
+  ui.status.dataset.status = words.code;
+  ui.status.textContent = words.status;
+  ui.turn.textContent = words.turn;
+  ui.result.textContent = words.result;
+  ui.result.hidden = words.result === '';
+  renderPlayers(session, orientation);
+  renderControls(session);
+  renderMoves(session);
+  ui.fen.textContent = game ? game.state.fen : '';
+  document.title = titleOf(game);
+}
+
+function renderPlayers(session: Session | undefined, orientation: Color): void {
+  const game = session?.game;
+  const top = orientation === 'white' ? 'black' : 'white';
+  for (const [slot, color] of [
+    [ui.playerTop, top],
+    [ui.playerBottom, orientation],
+  ] as const) {
+    slot.replaceChildren();
+    slot.dataset.color = color;
+    if (!game) continue;
+    const state = game.state;
+    const dot = document.createElement('span');
+    dot.className = `dot ${color}`;
+    dot.setAttribute('aria-hidden', 'true');
+    const name = document.createElement('span');
+    name.className = 'name';
+    name.dataset.testid = `player-${color}`;
+    name.textContent = game[color].displayName;
+    const side = document.createElement('span');
+    side.className = 'side-name';
+    side.textContent = colorName(color);
+    slot.append(dot, name, side);
+    const ended = isEnded(state);
+    if (!ended && state.turn === color) slot.append(tag('to move', 'to-move'));
+    if (ended && state.winner === color) slot.append(tag('winner', 'winner'));
+  }
+}
+
+function tag(text: string, className: string): HTMLElement {
+  const span = document.createElement('span');
+  span.className = `tag ${className}`;
+  span.textContent = text;
+  return span;
+}
+
+function renderControls(session: Session | undefined): void {
+  const controls = controlsOf(session?.game?.state);
+  ui.undo.disabled = !controls.undo;
+  ui.redo.disabled = !controls.redo;
+  ui.resign.disabled = !controls.resign;
+  if (!controls.resign) disarmResign();
+  ui.drawOffer.disabled = !controls.drawOffer;
+  ui.drawAccept.disabled = !controls.drawAccept;
+  ui.drawDecline.disabled = !controls.drawDecline;
+  ui.drawClaim.disabled = !controls.drawClaim;
+  ui.moveInput.disabled = !controls.move;
+  ui.moveSubmit.disabled = !controls.move;
+  for (const button of [ui.copyFen, ui.downloadFen, ui.copyPgn, ui.downloadPgn, ui.copyLink]) {
+    button.disabled = !controls.export;
+  }
+}
+
+function renderMoves(session: Session | undefined): void {
+  const state = session?.game?.state;
+  ui.moves.replaceChildren();
+  if (!state) return;
+  const { firstPly, sans } = movetextToSan(state.pgn);
+  let row: HTMLElement | undefined;
+  sans.forEach((san, index) => {
+    const ply = firstPly + index;
+    const white = ply % 2 === 1;
+    if (white || !row) {
+      row = document.createElement('li');
+      const number = document.createElement('span');
+      number.className = 'number';
+      number.textContent = `${Math.ceil(ply / 2)}.`;
+      row.append(number);
+      if (!white) row.append(moveCell('…', 'white empty'));
+      ui.moves.append(row);
+    }
+    const cell = moveCell(san, white ? 'white' : 'black');
+    cell.dataset.ply = String(ply);
+    if (index === sans.length - 1) cell.classList.add('current');
+    row.append(cell);
+  });
+  ui.moves.scrollTop = ui.moves.scrollHeight;
+}
+
+function moveCell(text: string, className: string): HTMLElement {
+  const span = document.createElement('span');
+  span.className = `san ${className}`;
+  span.textContent = text;
+  return span;
+}
+
+export function renderConnection(
+  status: ConnectionStatus | 'idle',
+  notice: string | undefined,
+  retryInMs?: number,
+): void {
+  ui.connection.dataset.state = status;
+  const why = notice ? ` (${notice})` : '';
+  const words: Record<typeof status, string> = {
+    idle: '',
+    connecting: 'Connecting…',
+    live: 'Live',
+    reconnecting:
+      retryInMs === undefined ? `Reconnecting…${why}` : `Reconnecting in ${Math.ceil(retryInMs / 1000)} s…${why}`,
+    stopped: '',
+  };
+  ui.connection.textContent = words[status];
+}
+
+export function showError(target: HTMLElement, error: ApiError | string | undefined): void {
+  if (error === undefined) {
+    target.hidden = true;
+    target.textContent = '';
+    delete target.dataset.code;
+    return;
+  }
+  target.hidden = false;
+  target.textContent = typeof error === 'string' ? error : error.message;
+  if (typeof error === 'string') delete target.dataset.code;
+  else target.dataset.code = error.code;
+  if (typeof error !== 'string' && error.status === 401) {
+    // The service wants a token: show where to enter it.
+    ui.settings.open = true;
+    ui.tokenState.textContent = getToken()
+      ? 'The service refused the saved token: enter another one.'
+      : 'The service needs a token: enter it here.';
+  }
+}
+
+export function renderToken(): void {
+  ui.tokenState.textContent = getToken() ? 'A token is set.' : 'No token is set.';
+}
+
+// Resigning takes two clicks: the first arms the button for a few seconds.
+let resignTimer: number | undefined;
+
+export function disarmResign(): void {
+  window.clearTimeout(resignTimer);
+  resignTimer = undefined;
+  delete ui.resign.dataset.armed;
+  ui.resign.textContent = 'Resign';
+}
+
+/** True when the click confirms an armed button; false when it only armed it. */
+export function confirmResign(): boolean {
+  if (ui.resign.dataset.armed === undefined) {
+    ui.resign.dataset.armed = 'true';
+    ui.resign.textContent = 'Confirm resign';
+    resignTimer = window.setTimeout(disarmResign, 4000);
+    return false;
+  }
+  disarmResign();
+  return true;
+}
