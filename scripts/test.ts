@@ -28,7 +28,7 @@ const SUITES = {
 } as const;
 
 /** Coverage floors of the unit suite over src/ (the board page aside), in percent. */
-const COVERAGE_FLOORS = { lines: 94, branches: 93, functions: 84 } as const;
+const COVERAGE_FLOORS = { lines: 96, branches: 93, functions: 87 } as const;
 
 /** The test files under the suite's folders, sorted. */
 function testFiles(suite: keyof typeof SUITES): string[] {

@@ -101,12 +101,6 @@ function oneAtATimePerConnection(request: FastifyRequest, reply: FastifyReply, d
   else start();
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    streams: StreamHub;
-  }
-}
-
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The query parameters of the API's routes (collected as they are added): the only ones logged as sent.
   const queryParameters = new Set<string>();
@@ -168,7 +162,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onSlowConsumer: () => metrics.slowConsumers.inc(),
     onOpenStreamsChanged: open => metrics.openStreams.set(open),
   });
-  app.decorate('streams', hub);
   app.decorateRequest('game', undefined); // set by requireGame
   // Streams never end by themselves: end them (with SERVER_SHUTDOWN) before the server waits for requests.
   let closing = false;

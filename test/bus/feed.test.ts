@@ -1,6 +1,5 @@
 /** The change feed: every change after a subscriber's version, once each, in order, whatever the sources do. */
 import { test, type TestContext } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ChangeFeed } from '../../src/bus/feed.ts';
 import type { GameChange } from '../../src/bus/bus.ts';
 import { MemoryGameStore } from '../../src/store/memory.ts';
@@ -21,7 +20,10 @@ async function storeWithChanges(count: number) {
   return { store, id: record.id, changes };
 }
 
-const settle = () => sleep(20);
+/** Lets every catch-up the feed queued run: the logs here answer at once, so a few turns of the loop do. */
+const settle = async () => {
+  for (let i = 0; i < 10; i++) await new Promise(resolve => setImmediate(resolve));
+};
 
 function collect(feed: ChangeFeed, id: string, after: number) {
   const seen: number[] = [];
@@ -110,10 +112,18 @@ test('a log that fails is read again later; nothing is lost meanwhile', async (t
     changesSince: (gameId: string, after: number) =>
       failures-- > 0 ? Promise.reject(new Error('store unreachable')) : store.changesSince(gameId, after),
   };
+  t.mock.timers.enable({ apis: ['setTimeout'] });
   const errors: unknown[] = [];
   const feed = new ChangeFeed(flaky, error => errors.push(error));
   const sub = collect(feed, id, 1);
-  await sleep(1300);
+  await settle();
   t.assert.equal(errors.length, 1);
+  t.assert.deepEqual(sub.seen, [], 'nothing yet: the read failed');
+  t.mock.timers.tick(999);
+  await settle();
+  t.assert.deepEqual(sub.seen, [], 'the retry waits a second');
+  t.mock.timers.tick(1);
+  await settle();
   t.assert.deepEqual(sub.seen, [2, 3, 4]);
+  t.assert.equal(errors.length, 1);
 });

@@ -15,7 +15,6 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/http/app.ts';
 import { createMetrics, type Metrics } from '../../src/http/metrics.ts';
 import { timedStore } from '../../src/store/timed.ts';
-import type { StreamHub } from '../../src/http/stream.ts';
 import { GameService } from '../../src/service/games.ts';
 import { ChangeFeed } from '../../src/bus/feed.ts';
 import { newGameId } from '../../src/service/ids.ts';
@@ -33,7 +32,8 @@ export interface ListeningApp {
   games: GameService;
   store: GameStore;
   metrics: Metrics;
-  hub: StreamHub;
+  /** The streams open now, as the app reports them (its `streams_open` metric). */
+  openStreams(): number;
   url: string;
   /** `${url}/api/board/game/${id}/stream` */
   streamUrl(id: string): string;
@@ -47,6 +47,13 @@ export type AppOptions = Partial<Omit<AppDeps, 'games' | 'store' | 'bus' | 'metr
 export async function listenApp(t: TestContext, options: AppOptions = {}): Promise<ListeningApp> {
   const { store: given, ...deps } = options;
   const metrics = createMetrics();
+  // The metric's last value, kept as the app sets it, for the tests that wait for streams to open or close.
+  let openStreams = 0;
+  const setOpenStreams = metrics.openStreams.set.bind(metrics.openStreams);
+  metrics.openStreams.set = ((value: number) => {
+    openStreams = value;
+    setOpenStreams(value);
+  }) as typeof metrics.openStreams.set;
   const store = timedStore(given ?? SqliteGameStore.open(':memory:'), () => metrics.storeCommit.startTimer());
   const bus = new ChangeFeed(store);
   const games = new GameService({ store, bus, newId: newGameId, clock: () => new Date() });
@@ -66,7 +73,7 @@ export async function listenApp(t: TestContext, options: AppOptions = {}): Promi
     games,
     store,
     metrics,
-    hub: app.streams,
+    openStreams: () => openStreams,
     url,
     streamUrl,
     open: async (id, streamOptions) => {

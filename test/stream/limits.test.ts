@@ -30,7 +30,7 @@ test('a malformed id is 400 INVALID_GAME_ID and an unknown one 404 GAME_NOT_FOUN
     if (status === 400) t.assert.equal(body.field, 'gameId');
     t.assert.deepEqual(Object.keys(body).sort(), status === 400 ? ['code', 'field', 'message'] : ['code', 'message']);
   }
-  t.assert.equal(server.hub.size, 0);
+  t.assert.equal(server.openStreams(), 0);
 });
 
 test('the third stream of a client is 429 RATE_LIMITED with Retry-After; closing one frees a slot', async (t: TestContext) => {
@@ -49,7 +49,7 @@ test('the third stream of a client is 429 RATE_LIMITED with Retry-After; closing
   t.assert.match(String(third.headers['content-type']), /^application\/json/);
   t.assert.match(String(third.headers['retry-after']), /^[1-9]\d*$/);
   t.assert.equal(JSON.parse(third.body).code, 'RATE_LIMITED');
-  t.assert.equal(server.hub.size, 2);
+  t.assert.equal(server.openStreams(), 2);
 
   // 2. The two streams are untouched by the refusal.
   const move = await fetch(`${server.url}/api/board/game/${a}/move/e2e4`, { method: 'POST' });
@@ -59,7 +59,7 @@ test('the third stream of a client is 429 RATE_LIMITED with Retry-After; closing
   // 3. A client that closes a stream gets its slot back once the server has seen the connection go.
   second.close();
   await waitUntil(
-    () => server.hub.size === 1,
+    () => server.openStreams() === 1,
     () => 'the server to notice the closed stream',
   );
   const again = await server.open(b);
@@ -96,8 +96,8 @@ test('a client that leaves while its stream is being set up leaves no stream beh
   // 2. Once the lookup is over, the hub holds nothing for that client, and its one slot is free.
   await new Promise(resolve => setTimeout(resolve, 600));
   await waitUntil(
-    () => server.hub.size === 0,
-    () => `the hub to forget the stream (size ${server.hub.size})`,
+    () => server.openStreams() === 0,
+    () => `the hub to forget the stream (size ${server.openStreams()})`,
     5000,
   );
   const stream = await server.open('Slow0001');
@@ -123,7 +123,7 @@ test('a stream has the head of any API answer: NDJSON, CORS for an allowed origi
   t.assert.equal(head.status, 200);
   t.assert.equal(head.headers.get('content-type'), 'application/x-ndjson');
   await waitUntil(
-    () => server.hub.size === 2,
-    () => `HEAD to leave no stream (size ${server.hub.size})`,
+    () => server.openStreams() === 2,
+    () => `HEAD to leave no stream (size ${server.openStreams()})`,
   );
 });

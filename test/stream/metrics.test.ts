@@ -72,7 +72,7 @@ test('metrics of streams, requests, games, moves and store commits move as expec
   // 3. A stream that closes leaves the gauge.
   streams[0]!.close();
   await waitUntil(
-    () => server.hub.size === 1,
+    () => server.openStreams() === 1,
     () => 'the server to notice the closed stream',
   );
   now = await scrape(server);
