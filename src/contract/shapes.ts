@@ -138,8 +138,14 @@ export type ApiErrorBody = Static<typeof ApiError>;
 export type CreateGameRequest = Static<typeof CreateGameRequest>;
 export type ImportFenRequest = Static<typeof ImportFenRequest>;
 
+/** The error line a stream sends before it ends (SERVER_SHUTDOWN, SLOW_CONSUMER, RESYNC_REQUIRED...). */
+export interface StreamError {
+  code: string;
+  message: string;
+}
+
 /** A line of a game stream: the game first, then a state per change, or an error before the stream ends. */
 export type GameEvent =
   | { type: 'gameFull'; game: GameFull }
   | { type: 'gameState'; state: GameState }
-  | { type: 'error'; error: { code: string; message: string } };
+  | { type: 'error'; error: StreamError };

@@ -13,16 +13,8 @@
  * stream.start(); // ... stream.stop();
  * ```
  */
-import {
-  ApiError,
-  api,
-  asApiError,
-  authHeaders,
-  errorOf,
-  type ApiErrorBody,
-  type GameFull,
-  type GameState,
-} from './api.ts';
+import { ApiError, api, asApiError, authHeaders, errorOf, type GameFull, type GameState } from './api.ts';
+import type { GameEvent, StreamError } from '../contract/shapes.ts';
 
 export type ConnectionStatus = 'connecting' | 'live' | 'reconnecting' | 'stopped';
 
@@ -30,7 +22,7 @@ export interface StreamHandlers {
   onGame(game: GameFull): void;
   onState(state: GameState): void;
   /** The `error` line the server sends before it closes a stream (SERVER_SHUTDOWN, SLOW_CONSUMER). */
-  onNotice(error: ApiErrorBody): void;
+  onNotice(error: StreamError): void;
   /** A refusal that retrying cannot fix; the stream has stopped. */
   onFatal(error: ApiError): void;
   onConnection(status: ConnectionStatus, retryInMs?: number): void;
@@ -41,11 +33,6 @@ export interface StreamOptions {
   minBackoffMs?: number; // 500
   maxBackoffMs?: number; // 15000
 }
-
-type StreamEvent =
-  | { type: 'gameFull'; game: GameFull }
-  | { type: 'gameState'; state: GameState }
-  | { type: 'error'; error: ApiErrorBody };
 
 export class GameStream {
   private stopped = true;
@@ -166,9 +153,9 @@ export class GameStream {
   }
 
   private dispatch(line: string): void {
-    let event: StreamEvent;
+    let event: GameEvent;
     try {
-      event = JSON.parse(line) as StreamEvent;
+      event = JSON.parse(line) as GameEvent;
     } catch {
       return; // not JSON: ignore the line, the next gameFull repairs anything missed
     }
