@@ -4,6 +4,7 @@
  * - `dist/server.mjs` (+ `.map`): src/server.ts and the modules it imports, bundled by esbuild into one ES module
  *   that `npm start` runs with plain Node (packages stay in node_modules). Running the TypeScript through a loader
  *   instead costs the process about 40 MiB more memory (the loader's own thread and the compiled sources).
+ * - `dist/token.mjs` (+ `.map`): the command line for player tokens (src/token.ts, `npm run token`), likewise.
  * - The board page (src/web) into dist/web, which the service serves at `/` and `/assets/...`:
  *
  *   - `assets/app-HASH.js` (+ `.map`): src/web/main.ts bundled with chessground and chessops by esbuild;
@@ -36,6 +37,8 @@ import { ROOT, WEB_ROOT } from '../src/paths.ts';
 export const WEB_SOURCE = join(ROOT, 'src', 'web');
 export const SERVER_ENTRY = join(ROOT, 'src', 'server.ts');
 export const SERVER_OUTPUT = join(ROOT, 'dist', 'server.mjs');
+export const TOKEN_ENTRY = join(ROOT, 'src', 'token.ts');
+export const TOKEN_OUTPUT = join(ROOT, 'dist', 'token.mjs');
 
 /** Files whose change makes the board page stale besides src/web itself. */
 const EXTRA_INPUTS = [
@@ -46,18 +49,18 @@ const EXTRA_INPUTS = [
 ];
 
 /**
- * Bundles the server into dist/server.mjs. The bundle sits one folder below the root, as src/server.ts does, so
- * that src/paths.ts finds the same files from either.
+ * Bundles the server into dist/server.mjs (or another Node entry point, `entry`, into `outFile`). The bundle sits
+ * one folder below the root, as src/server.ts does, so that src/paths.ts finds the same files from either.
  */
 export async function buildServer(
-  options: { ifStale?: boolean; outFile?: string } = {},
+  options: { ifStale?: boolean; outFile?: string; entry?: string } = {},
 ): Promise<{ built: boolean; ms: number }> {
   const started = performance.now();
   const startedAt = new Date();
   const outFile = options.outFile ?? SERVER_OUTPUT;
   if (options.ifStale && !(await isStale(outFile, await serverInputs()))) return { built: false, ms: 0 };
   const result = await build({
-    entryPoints: [SERVER_ENTRY],
+    entryPoints: [options.entry ?? SERVER_ENTRY],
     bundle: true,
     packages: 'external',
     format: 'esm',
@@ -185,16 +188,24 @@ async function writeAtomically(path: string, contents: string | Uint8Array, time
   await rename(temporary, path);
 }
 
+// Progress goes to stderr, so that what a script run after the build prints (npm run token) stays its own.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const ifStale = process.argv.includes('--if-stale');
-  const server = await buildServer({ ifStale });
-  const bundle = relative(process.cwd(), SERVER_OUTPUT);
-  process.stdout.write(
-    server.built ? `server bundled into ${bundle} in ${server.ms} ms\n` : `server bundle ${bundle} is up to date\n`,
-  );
+  for (const [what, entry, outFile] of [
+    ['server', SERVER_ENTRY, SERVER_OUTPUT],
+    ['token command', TOKEN_ENTRY, TOKEN_OUTPUT],
+  ] as const) {
+    const bundled = await buildServer({ ifStale, entry, outFile });
+    const bundle = relative(process.cwd(), outFile);
+    process.stderr.write(
+      bundled.built
+        ? `${what} bundled into ${bundle} in ${bundled.ms} ms\n`
+        : `${what} bundle ${bundle} is up to date\n`,
+    );
+  }
   const web = await buildWeb({ ifStale });
   const where = relative(process.cwd(), WEB_ROOT) || '.';
-  process.stdout.write(
+  process.stderr.write(
     web.built
       ? `board page built into ${where} in ${web.ms} ms: ${web.assets.join(', ')}\n`
       : `board page in ${where} is up to date\n`,

@@ -8,6 +8,7 @@ import { createMetrics } from './http/metrics.ts';
 import { timedStore } from './store/timed.ts';
 import { GameService } from './service/games.ts';
 import { newGameId } from './service/ids.ts';
+import { PlayerTokens } from './service/tokens.ts';
 import { ChangeFeed } from './bus/feed.ts';
 import { ChangeListener } from './bus/postgres.ts';
 import { isSharedStore, openStore, StoreOpenError } from './store/open.ts';
@@ -19,10 +20,11 @@ export async function start(config: Config) {
   let warn: (message: string) => void = message => {
     process.stderr.write(`${message}\n`);
   };
-  const store = timedStore(
-    await openStore(config.databaseUrl, { onError: error => warn(`database connection: ${error.message}`) }),
-    () => metrics.storeCommit.startTimer(),
-  );
+  const opened = await openStore(config.databaseUrl, {
+    onError: error => warn(`database connection: ${error.message}`),
+  });
+  const store = timedStore(opened, () => metrics.storeCommit.startTimer());
+  const playerTokens = new PlayerTokens({ store: opened, now: Date.now });
   const shared = isSharedStore(config.databaseUrl);
   const feed = new ChangeFeed(store, error => warn(`stream catch-up: ${String(error)}`));
   const games = new GameService({
@@ -46,6 +48,7 @@ export async function start(config: Config) {
     maxStreamsPerClient: config.maxStreamsPerClient,
     maxStreamBacklogBytes: config.streamBacklogBytes,
     tokens: config.apiTokens,
+    playerTokens,
     rateLimit: { max: config.rateLimitMax, windowMs: config.rateLimitWindowMs },
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
@@ -54,7 +57,7 @@ export async function start(config: Config) {
   warn = message => app.log.warn(message);
   // Several instances on one database: changes committed elsewhere reach this instance's streams.
   const listener = shared
-    ? new ChangeListener(config.databaseUrl, feed, { warn, info: message => app.log.info(message) })
+    ? new ChangeListener(config.databaseUrl, feed, { warn, info: message => app.log.info(message) }, playerTokens)
     : undefined;
   await listener?.start();
   try {

@@ -1,8 +1,10 @@
 /**
- * Announcements between instances: one connection per instance LISTENs to the channel on which every
- * committed update NOTIFYs `<gameId> <version>` (see store/changesChannel.ts), and hands them to the change feed,
- * which reads the events from the change log. When the connection drops, it reconnects with backoff and
- * has every stream read the log again, so nothing committed meanwhile is lost or repeated.
+ * Announcements between instances: one connection per instance LISTENs to the channels on which every
+ * committed update NOTIFYs `<gameId> <version>` and every issued or revoked player token says so (see
+ * store/notifications.ts). Changes go to the change feed, which reads the events from the change log; tokens to
+ * the player tokens, which forget a revoked one at once. When the connection drops, it reconnects with backoff
+ * and has every stream read the log again and the tokens be asked of the store again, so nothing committed
+ * meanwhile is lost or repeated.
  *
  * ```ts
  * const listener = new ChangeListener(url, feed);
@@ -11,8 +13,17 @@
  * ```
  */
 import pg from 'pg';
-import { CHANGES_CHANNEL, parseChangeNotification } from '../store/changesChannel.ts';
+import {
+  CHANGES_CHANNEL,
+  parseChangeNotification,
+  parseTokenNotification,
+  TOKENS_CHANNEL,
+} from '../store/notifications.ts';
+import type { PlayerTokens } from '../service/tokens.ts';
 import type { ChangeFeed } from './feed.ts';
+
+/** What hears of tokens issued or revoked elsewhere. */
+export type TokenListener = Pick<PlayerTokens, 'onIssued' | 'onRevoked' | 'onResync'>;
 
 const MIN_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 2000;
@@ -31,6 +42,7 @@ export class ChangeListener {
       warn: () => undefined,
       info: () => undefined,
     },
+    private readonly tokens?: TokenListener,
   ) {}
 
   /** Connects once; later drops reconnect by themselves. Rejects if the first connection fails. */
@@ -61,12 +73,18 @@ export class ChangeListener {
     client.on('error', error => drop(error.message));
     client.on('end', () => drop('connection ended'));
     client.on('notification', message => {
+      if (message.channel === TOKENS_CHANNEL) {
+        const token = parseTokenNotification(message.payload);
+        if (token?.kind === 'issued') this.tokens?.onIssued();
+        else if (token?.kind === 'revoked') this.tokens?.onRevoked(token.hash);
+        return;
+      }
       const change = parseChangeNotification(message.payload);
       if (change) this.feed.announce(change.gameId, change.version);
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+      await client.query(`LISTEN ${CHANGES_CHANNEL}; LISTEN ${TOKENS_CHANNEL}`);
     } catch (error) {
       dropped = true;
       await client.end().catch(() => undefined);
@@ -82,6 +100,7 @@ export class ChangeListener {
     if (this.connectedOnce) {
       this.log.info('change announcements restored');
       this.feed.resync();
+      this.tokens?.onResync();
     }
     this.connectedOnce = true;
   }

@@ -57,6 +57,8 @@ export const GameState = Type.Object(
     moves: Type.Array(Type.String(), { description: 'all moves played so far, UCI, in order' }),
     undoAvailable: Type.Boolean(),
     redoAvailable: Type.Boolean(),
+    drawOfferedBy: Type.Union([Color, Type.Null()], { description: 'the side whose draw offer is pending' }),
+    takebackOfferedBy: Type.Union([Color, Type.Null()], { description: 'the side whose takeback offer is pending' }),
   },
   { $id: 'GameState' },
 );
@@ -116,6 +118,38 @@ export const ImportPgnRequest = Type.Object(
   { $id: 'ImportPgnRequest' },
 );
 
+export const TokenRequest = Type.Object({ player: ref(PlayerInfo) }, { $id: 'TokenRequest' });
+
+export const TokenInfo = Type.Object(
+  {
+    id: Type.String({ description: "the token's public id, to list and revoke it" }),
+    player: ref(PlayerInfo),
+    createdAt: Type.String({ description: 'ISO 8601, e.g. 2026-01-31T12:00:00.000Z' }),
+  },
+  { $id: 'TokenInfo' },
+);
+
+export const IssuedToken = Type.Object(
+  {
+    id: Type.String({ description: "the token's public id, to list and revoke it" }),
+    token: Type.String({ description: 'the secret, for Authorization: Bearer; shown this once only' }),
+    player: ref(PlayerInfo),
+    createdAt: Type.String({ description: 'ISO 8601, e.g. 2026-01-31T12:00:00.000Z' }),
+  },
+  { $id: 'IssuedToken' },
+);
+
+export const TokenList = Type.Object({ tokens: Type.Array(ref(TokenInfo)) }, { $id: 'TokenList' });
+
+export const Account = Type.Object(
+  {
+    player: Type.Union([ref(PlayerInfo), Type.Null()], {
+      description: 'the player of a player token; null for a service token or without authentication (any side)',
+    }),
+  },
+  { $id: 'Account' },
+);
+
 export const SHARED_SCHEMAS = [
   PlayerInfo,
   GameStatus,
@@ -128,6 +162,11 @@ export const SHARED_SCHEMAS = [
   CreateGameRequest,
   ImportFenRequest,
   ImportPgnRequest,
+  TokenRequest,
+  TokenInfo,
+  IssuedToken,
+  TokenList,
+  Account,
 ];
 
 export type PlayerInfo = Static<typeof PlayerInfo>;
@@ -137,6 +176,9 @@ export type LegalMove = Static<typeof LegalMove>;
 export type ApiErrorBody = Static<typeof ApiError>;
 export type CreateGameRequest = Static<typeof CreateGameRequest>;
 export type ImportFenRequest = Static<typeof ImportFenRequest>;
+export type TokenInfo = Static<typeof TokenInfo>;
+export type IssuedToken = Static<typeof IssuedToken>;
+export type Account = Static<typeof Account>;
 
 /** The error line a stream sends before it ends (SERVER_SHUTDOWN, SLOW_CONSUMER, RESYNC_REQUIRED...). */
 export interface StreamError {

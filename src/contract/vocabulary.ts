@@ -42,6 +42,9 @@ export type PromotionPiece = (typeof PROMOTION_PIECES)[number];
 export const DRAW_ACTIONS = ['offer', 'accept', 'decline', 'claim'] as const;
 export type DrawAction = (typeof DRAW_ACTIONS)[number];
 
+export const TAKEBACK_ACTIONS = ['offer', 'accept', 'decline'] as const;
+export type TakebackAction = (typeof TAKEBACK_ACTIONS)[number];
+
 export const GAME_ID_PATTERN = '^[A-Za-z0-9]{8}$';
 export const UCI_PATTERN = '^[a-h][1-8][a-h][1-8][qrbn]?$';
 export const SQUARE_PATTERN = '^[a-h][1-8]$';
@@ -57,13 +60,21 @@ export const ERROR_STATUS = {
   INVALID_ACTION: 400,
   INVALID_FEN: 400,
   INVALID_PGN: 400,
+  INVALID_QUERY: 400,
   GAME_OVER: 400,
   NO_UNDO: 400,
   NO_REDO: 400,
   NO_DRAW_OFFER: 400,
   DRAW_ALREADY_OFFERED: 400,
   CLAIM_NOT_AVAILABLE: 400,
+  NO_MOVE_TO_TAKE_BACK: 400,
+  TAKEBACK_ALREADY_OFFERED: 400,
+  NO_TAKEBACK_OFFER: 400,
   UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_A_PLAYER: 403,
+  NOT_YOUR_TURN: 403,
+  TAKEBACK_NEEDS_CONSENT: 403,
   NOT_FOUND: 404,
   BODY_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -18,7 +18,7 @@ import { Chess } from 'chessops/chess';
 import type { NormalMove } from 'chessops/types';
 import { opposite } from 'chessops/util';
 import type { GameEvent, PlayerInfo } from '../contract/shapes.ts';
-import type { Color, DrawAction } from '../contract/vocabulary.ts';
+import type { Color, DrawAction, TakebackAction } from '../contract/vocabulary.ts';
 import { DomainError, err, ok, type Result } from './errors.ts';
 import {
   findPositionEnd,
@@ -31,6 +31,7 @@ import {
 } from './line.ts';
 import { checkMove } from './moves.ts';
 import { makeFen, parseStrictFen, plyOf } from './notation.ts';
+import { answererOf, mayRewind, moverOf, ownSideOf, SERVICE, type Actor } from './seats.ts';
 import { isOver, statusOf } from './status.ts';
 import { DEFAULT_BLACK, DEFAULT_WHITE } from './types.ts';
 import { gameStateEvent } from './views.ts';
@@ -50,6 +51,7 @@ export interface GameRecord {
   readonly redo: readonly string[]; // undone moves; the next one to redo is last
   readonly pendingPromotion: string | null; // e.g. 'e7e8'
   readonly drawOffer: Color | null; // who offered
+  readonly takebackOffer: Color | null; // who offered
   readonly result: FinalResult | null;
 }
 
@@ -134,6 +136,7 @@ export function gameFromPosition(input: NewGameInput, pos: Chess): Game {
     redo: [],
     pendingPromotion: null,
     drawOffer: null,
+    takebackOffer: null,
     result: null,
   };
   return derive(record, pos, plyOf(pos), startLine(pos), startFen);
@@ -182,24 +185,39 @@ const changed = (next: Game): Result<Change> => ok({ game: next, event: gameStat
 const change = (game: Game, record: Omit<GameRecord, 'version'>): Result<Change> =>
   changed({ ...game, record: { ...record, version: game.record.version + 1 } });
 
+/** What a change of position clears: a pending promotion and both kinds of offer. */
+const CLEARED_BY_POSITION = { pendingPromotion: null, drawOffer: null, takebackOffer: null } as const;
+
+/** The game ended for good with `result`: nothing stays pending. */
+const ended = (game: Game, result: FinalResult): Result<Change> =>
+  change(game, { ...game.record, ...CLEARED_BY_POSITION, result });
+
 /** Plays a legal chessops move (already checked): the next version, with `redo` as its redo stack. */
 function playMove(game: Game, move: NormalMove, uci: string, redo: readonly string[]): Game {
   const pos = game.pos.clone();
   const line = growingCopy(lineOf(game));
   playOn(line, pos, move, uci);
-  const record: GameRecord = {
-    ...game.record,
-    version: game.record.version + 1,
-    redo,
-    pendingPromotion: null,
-    drawOffer: null,
-  };
+  const record: GameRecord = { ...game.record, ...CLEARED_BY_POSITION, version: game.record.version + 1, redo };
   return derive(record, pos, game.startPly, line);
 }
 
-/** DECISIONS §4: GAME_OVER, then legality; a pawn reaching the last rank without a piece is held pending. */
-export function makeMove(game: Game, uci: string): Result<Change> {
+/** The game `count` moves back, with `redo` as its redo stack (the next version). */
+function takeBack(game: Game, count: number, redo: readonly string[]): Game {
+  let line = lineOf(game);
+  let pos = game.pos;
+  for (let i = 0; i < count; i++) ({ line, pos } = withoutLastMove(line));
+  const record: GameRecord = { ...game.record, ...CLEARED_BY_POSITION, version: game.record.version + 1, redo };
+  return derive(record, pos, game.startPly, line);
+}
+
+/**
+ * DECISIONS §4 and §13: GAME_OVER, then the seat (only the side to move), then legality; a pawn reaching the
+ * last rank without a piece is held pending.
+ */
+export function makeMove(game: Game, uci: string, actor: Actor = SERVICE): Result<Change> {
   if (isOver(game)) return gameOver(game);
+  const seat = moverOf(game.record, game.pos.turn, actor);
+  if (!seat.ok) return seat;
   const check = checkMove(game.pos, uci);
   switch (check.kind) {
     case 'illegal':
@@ -211,54 +229,61 @@ export function makeMove(game: Game, uci: string): Result<Change> {
   }
 }
 
-export function undo(game: Game): Result<Change> {
+/** DECISIONS §5; between two different players undo and redo are takebacks (§13). */
+export function undo(game: Game, actor: Actor = SERVICE): Result<Change> {
   const { record } = game;
   if (record.result) return gameOver(game);
-  if (record.moves.length === 0) return err(new DomainError('NO_UNDO', 'there is no move to undo'));
-  const { line, pos } = withoutLastMove(lineOf(game));
-  const next: GameRecord = {
-    ...record,
-    version: record.version + 1,
-    redo: [...record.redo, record.moves[record.moves.length - 1]!],
-    pendingPromotion: null,
-    drawOffer: null,
-  };
-  return changed(derive(next, pos, game.startPly, line));
+  const allowed = mayRewind(record, actor);
+  if (!allowed.ok) return allowed;
+  const last = record.moves.at(-1);
+  if (last === undefined) return err(new DomainError('NO_UNDO', 'there is no move to undo'));
+  return changed(takeBack(game, 1, [...record.redo, last]));
 }
 
-export function redo(game: Game): Result<Change> {
+export function redo(game: Game, actor: Actor = SERVICE): Result<Change> {
   const { record } = game;
   if (record.result) return gameOver(game);
-  const uci = record.redo[record.redo.length - 1];
+  const allowed = mayRewind(record, actor);
+  if (!allowed.ok) return allowed;
+  const uci = record.redo.at(-1);
   if (uci === undefined) return err(new DomainError('NO_REDO', 'there is no move to redo'));
   const check = checkMove(game.pos, uci);
   if (check.kind !== 'legal') throw new Error(`game ${record.id}: redo move ${uci} is not legal`);
   return changed(playMove(game, check.move, uci, record.redo.slice(0, -1)));
 }
 
-export function resign(game: Game): Result<Change> {
+/** The actor's side resigns (the side to move for an actor holding both); the other side wins. */
+export function resign(game: Game, actor: Actor = SERVICE): Result<Change> {
   if (isOver(game)) return gameOver(game);
-  const winner = opposite(game.pos.turn);
-  return change(game, { ...game.record, result: { kind: 'resign', winner }, pendingPromotion: null, drawOffer: null });
+  const side = ownSideOf(game.record, game.pos.turn, actor);
+  if (!side.ok) return side;
+  return ended(game, { kind: 'resign', winner: opposite(side.value) });
 }
 
-/** DECISIONS §6, after the action itself was validated: GAME_OVER, then the action's own rule. */
-export function drawAction(game: Game, action: DrawAction): Result<Change> {
+/** DECISIONS §6 and §13, after the action itself was validated: GAME_OVER, the seat, then the action's own rule. */
+export function drawAction(game: Game, action: DrawAction, actor: Actor = SERVICE): Result<Change> {
   if (isOver(game)) return gameOver(game);
   const { record } = game;
   switch (action) {
-    case 'offer':
+    case 'offer': {
+      const side = ownSideOf(record, game.pos.turn, actor);
+      if (!side.ok) return side;
       if (record.drawOffer) {
         return err(new DomainError('DRAW_ALREADY_OFFERED', `${record.drawOffer} has already offered a draw`));
       }
-      return change(game, { ...record, drawOffer: game.pos.turn });
+      return change(game, { ...record, drawOffer: side.value });
+    }
     case 'accept':
-      if (!record.drawOffer) return err(new DomainError('NO_DRAW_OFFER', 'there is no draw offer to accept'));
-      return change(game, { ...record, result: { kind: 'drawAgreed' }, drawOffer: null, pendingPromotion: null });
-    case 'decline':
-      if (!record.drawOffer) return err(new DomainError('NO_DRAW_OFFER', 'there is no draw offer to decline'));
-      return change(game, { ...record, drawOffer: null });
-    case 'claim':
+    case 'decline': {
+      const answerer = answererOf(record, record.drawOffer, actor, 'draw');
+      if (!answerer.ok) return answerer;
+      if (!record.drawOffer) return err(new DomainError('NO_DRAW_OFFER', `there is no draw offer to ${action}`));
+      if (action === 'decline') return change(game, { ...record, drawOffer: null });
+      return ended(game, { kind: 'drawAgreed' });
+    }
+    case 'claim': {
+      const seat = moverOf(record, game.pos.turn, actor);
+      if (!seat.ok) return seat;
       if (game.pos.halfmoves < 100) {
         return err(
           new DomainError(
@@ -267,6 +292,52 @@ export function drawAction(game: Game, action: DrawAction): Result<Change> {
           ),
         );
       }
-      return change(game, { ...record, result: { kind: 'drawClaimed' }, drawOffer: null, pendingPromotion: null });
+      return ended(game, { kind: 'drawClaimed' });
+    }
   }
+}
+
+/**
+ * Takebacks by consent (DECISIONS §13): GAME_OVER, the seat, then the action's own rule. An offer is made for the
+ * actor's side (for an actor holding both, the side that made the last move) and needs a move of that side;
+ * accepting takes back the offerer's last move and the reply made since, if any, so that the offerer is to move
+ * again, and empties the redo stack.
+ */
+export function takebackAction(game: Game, action: TakebackAction, actor: Actor = SERVICE): Result<Change> {
+  if (isOver(game)) return gameOver(game);
+  const { record } = game;
+  const turn = game.pos.turn;
+  switch (action) {
+    case 'offer': {
+      const side = ownSideOf(record, opposite(turn), actor);
+      if (!side.ok) return side;
+      if (record.takebackOffer) {
+        return err(
+          new DomainError('TAKEBACK_ALREADY_OFFERED', `${record.takebackOffer} has already offered a takeback`),
+        );
+      }
+      if (movesToTakeBack(record.moves.length, turn, side.value) === 0) {
+        return err(new DomainError('NO_MOVE_TO_TAKE_BACK', `${side.value} has made no move in this game to take back`));
+      }
+      return change(game, { ...record, takebackOffer: side.value });
+    }
+    case 'accept':
+    case 'decline': {
+      const offeredBy = record.takebackOffer;
+      const answerer = answererOf(record, offeredBy, actor, 'takeback');
+      if (!answerer.ok) return answerer;
+      if (!offeredBy) return err(new DomainError('NO_TAKEBACK_OFFER', `there is no takeback offer to ${action}`));
+      if (action === 'decline') return change(game, { ...record, takebackOffer: null });
+      return changed(takeBack(game, movesToTakeBack(record.moves.length, turn, offeredBy), []));
+    }
+  }
+}
+
+/**
+ * How many moves a takeback for `side` undoes: its last move, and the reply made since if any (so that `side` is
+ * to move again); 0 when `side` has made no move among the `played` ones.
+ */
+function movesToTakeBack(played: number, turn: Color, side: Color): number {
+  const count = side === turn ? 2 : 1;
+  return played >= count ? count : 0;
 }

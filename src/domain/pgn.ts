@@ -24,7 +24,8 @@ export interface PgnImportOptions {
 }
 
 /**
- * A new game replaying the main line of a PGN. Players come from the White/Black tags unless absent or '?'.
+ * A new game replaying the main line of a PGN. Players not given in `input` come from the White/Black tags
+ * (unless absent or '?').
  * The game is the same as if its moves had been played one by one (the domain tests compare the two).
  */
 export function gameFromPgn(input: NewGameInput, text: string, options: PgnImportOptions): Result<Game> {
@@ -39,7 +40,11 @@ export function gameFromPgn(input: NewGameInput, text: string, options: PgnImpor
     return name === '' || name === '?' ? defaults : { id: defaults.id, displayName: name };
   };
   const initial = gameFromPosition(
-    { ...input, white: player('White', DEFAULT_WHITE), black: player('Black', DEFAULT_BLACK) },
+    {
+      ...input,
+      white: input.white ?? player('White', DEFAULT_WHITE),
+      black: input.black ?? player('Black', DEFAULT_BLACK),
+    },
     start,
   );
   // The replay plays on one position and extends one line, as a played move does, and checks the automatic ends

@@ -30,6 +30,8 @@ export function gameStateOf(game: Game): GameState {
     moves: [...record.moves],
     undoAvailable: record.result === null && record.moves.length > 0,
     redoAvailable: record.result === null && record.redo.length > 0,
+    drawOfferedBy: record.drawOffer,
+    takebackOfferedBy: record.takebackOffer,
   };
 }
 

@@ -28,6 +28,8 @@ import { createMetrics, type Metrics } from './metrics.ts';
 import { gameRoutes } from './routes/games.ts';
 import { streamRoutes } from './routes/stream.ts';
 import { boardRoutes } from './routes/board.ts';
+import { tokenRoutes } from './routes/tokens.ts';
+import type { PlayerTokens } from '../service/tokens.ts';
 import { redactQuery } from './redact.ts';
 import { StreamHub } from './stream.ts';
 import { SHARED_SCHEMAS, ref, ApiError } from '../contract/shapes.ts';
@@ -43,7 +45,8 @@ export interface AppDeps {
   maxStreamsPerClient?: number; // 0 = no limit; 20
   maxStreamBacklogBytes?: number; // unread bytes before a stream is cut, 1048576
   logger?: FastifyServerOptions['logger'];
-  tokens?: readonly string[]; // bearer tokens for /api/; none = authentication off
+  tokens?: readonly string[]; // service tokens for /api/; none (and no player token issued) = authentication off
+  playerTokens?: PlayerTokens; // player tokens (DECISIONS §13); absent = none, and no token endpoints
   rateLimit?: RateLimitSettings; // /api/ requests per window per client; absent or max 0 = no limit
   corsOrigins?: readonly string[]; // origins allowed to call the API from a browser; none = no CORS headers
   trustProxy?: boolean | number | readonly string[]; // whose X-Forwarded-For gives the client address; false
@@ -205,7 +208,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   // CORS, rate limit and bearer tokens for /api/, before any route is registered so that all inherit the hook.
-  await registerGuards(app, { tokens: deps.tokens, rateLimit: deps.rateLimit, corsOrigins: deps.corsOrigins });
+  await registerGuards(app, {
+    tokens: deps.tokens,
+    playerTokens: deps.playerTokens,
+    rateLimit: deps.rateLimit,
+    corsOrigins: deps.corsOrigins,
+  });
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   await app.register(swagger, {
@@ -216,7 +224,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         description: 'Create and play chess games: moves, undo and redo, draws, FEN and PGN, live NDJSON streams.',
         version: '1.0.0',
       },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'A service token (API_TOKENS), which acts for any side, or a player token (POST /api/tokens), which acts only for the sides its player holds. Needed once any token exists.',
+          },
+          serviceToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A service token (API_TOKENS or API_TOKENS_FILE); a player token is refused with 403.',
+          },
+        },
+      },
     },
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}`,
@@ -256,6 +278,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // One client for the stream limit as for the rate limit: its valid token, else its address.
     clientKey: request => (request as FastifyRequest).clientKey || request.ip,
   });
+  if (deps.playerTokens) {
+    await app.register(tokenRoutes, {
+      prefix: '/api',
+      tokens: deps.playerTokens,
+      serviceTokens: (deps.tokens ?? []).length > 0,
+    });
+  }
   await app.register(boardRoutes); // GET /, /game/:gameId and /assets/: the board page (dist/web)
   return app;
 }

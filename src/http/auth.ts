@@ -34,8 +34,8 @@ export class BearerTokens {
    * not depend on which one matched.
    */
   identify(header: string | undefined): string | undefined {
-    const presented = header === undefined ? undefined : BEARER.exec(header)?.[1];
-    if (presented === undefined) return undefined;
+    const presented = BearerTokens.tokenOf(header);
+    if (presented === undefined || this.digests.length === 0) return undefined;
     const candidate = digest(presented);
     let matched: Buffer | undefined;
     for (const known of this.digests) {
@@ -43,6 +43,11 @@ export class BearerTokens {
     }
     // The key names the token without holding it: a prefix of its digest, never the token itself.
     return matched && `token:${matched.subarray(0, 12).toString('hex')}`;
+  }
+
+  /** The token of a `Bearer <token>` header, else undefined. */
+  static tokenOf(header: string | undefined): string | undefined {
+    return header === undefined ? undefined : BEARER.exec(header)?.[1];
   }
 
   /** Whether the header carries a bearer token at all, for the message of a 401. */

@@ -12,7 +12,7 @@ import type { ApiErrorBody } from '../contract/shapes.ts';
 type ValidationError = NonNullable<FastifyError['validation']>[number];
 
 /** Which code a schema failure of each request part and field becomes, with a message for people. */
-const PARAMETER_ERRORS: Record<string, { code: ErrorCode; message: (value: unknown) => string }> = {
+const PARAMETER_ERRORS: Record<string, { code: ErrorCode; message: (value: unknown, route: string) => string }> = {
   uci: {
     code: 'INVALID_UCI',
     message: value => `'${String(value)}' is not a move in UCI notation: expected e.g. e2e4 or e7e8q`,
@@ -23,7 +23,10 @@ const PARAMETER_ERRORS: Record<string, { code: ErrorCode; message: (value: unkno
   },
   action: {
     code: 'INVALID_ACTION',
-    message: value => `'${String(value)}' is not a draw action: expected offer, accept, decline or claim`,
+    message: (value, route) =>
+      route.includes('/takeback/')
+        ? `'${String(value)}' is not a takeback action: expected offer, accept or decline`
+        : `'${String(value)}' is not a draw action: expected offer, accept, decline or claim`,
   },
 };
 
@@ -75,7 +78,21 @@ function fromValidation(
     const name = path[0] ?? '';
     const rule = PARAMETER_ERRORS[name];
     const source = (context === 'params' ? request.params : request.query) as Record<string, unknown>;
-    if (rule) return { status: 400, body: { code: rule.code, message: rule.message(source[name]), field: name } };
+    const route = request.routeOptions.url ?? '';
+    if (rule)
+      return { status: 400, body: { code: rule.code, message: rule.message(source[name], route), field: name } };
+  }
+  if (context === 'querystring') {
+    const name = path[0] ?? '';
+    const value = (request.query as Record<string, unknown>)[name];
+    return {
+      status: 400,
+      body: {
+        code: 'INVALID_QUERY',
+        message: `query parameter ${name} ${describe(issue)}: '${String(value)}'`,
+        field: name,
+      },
+    };
   }
   const field = path.join('.');
   if (field === 'fen' && typeof missing !== 'string') {

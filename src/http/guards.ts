@@ -3,10 +3,11 @@
  * authentication. They apply to `/api/` only; health, readiness, metrics, the documents and the board page
  * stay open and unlimited.
  *
- * One `onRequest` hook, in this order: find the client (a configured token, else the address), count the
- * request against that client's budget (429 `RATE_LIMITED` beyond it, so that guessing tokens is limited too),
- * then refuse a request without a valid token when tokens are configured (401 `UNAUTHORIZED`, with
- * `WWW-Authenticate: Bearer` from the error mapper). A stream is one request: it passes the hook once, when
+ * One `onRequest` hook, in this order: find the client (a service token, a player token, else the address) and
+ * who acts (the player of a player token; otherwise the service, for any side), count the request against that
+ * client's budget (429 `RATE_LIMITED` beyond it, so that guessing tokens is limited too), then refuse a request
+ * without a valid token when authentication is on: when service tokens are configured or any player token was
+ * ever issued (401 `UNAUTHORIZED`, with `WWW-Authenticate: Bearer` from the error mapper). A stream is one request: it passes the hook once, when
  * it opens. Errors are thrown to the one error mapper (errors.ts).
  *
  * Two protocol rules apply to every request, so that no answer is one of Node's bare ones: HTTP/1.1 without
@@ -20,6 +21,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import cors from '@fastify/cors';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { DomainError } from '../domain/errors.ts';
+import { playerActor, SERVICE, type Actor } from '../domain/seats.ts';
+import type { PlayerTokens } from '../service/tokens.ts';
+import type { StoredToken } from '../store/tokens.ts';
 import { BearerTokens } from './auth.ts';
 
 export interface RateLimitSettings {
@@ -28,7 +32,8 @@ export interface RateLimitSettings {
 }
 
 export interface GuardOptions {
-  tokens?: readonly string[] | undefined; // none = authentication off
+  tokens?: readonly string[] | undefined; // service tokens; none (and no player token) = authentication off
+  playerTokens?: PlayerTokens | undefined; // player tokens, issued by the service (DECISIONS §13)
   rateLimit?: RateLimitSettings | undefined; // absent = no limit
   corsOrigins?: readonly string[] | undefined; // none = no CORS headers
 }
@@ -37,6 +42,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Who is asking, for limits: `token:<digest prefix>` with a valid token, else `address:<ip>`. */
     clientKey: string;
+    /** Who acts (API requests): a player with a player token; else the service, for any side. */
+    actor: Actor;
+    /** Whether the request carries a valid service token (the token endpoints need one). */
+    serviceToken: boolean;
   }
 }
 
@@ -67,7 +76,7 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
     // Registered before the guard hook, so that a preflight (which carries no token) is answered first.
     await app.register(cors, {
       origin: (origin, callback) => callback(null, origin !== undefined && corsOrigins.has(origin) ? origin : false),
-      methods: ['GET', 'HEAD', 'POST'],
+      methods: ['GET', 'HEAD', 'POST', 'DELETE'],
       allowedHeaders: ['authorization', 'content-type', 'accept'],
       exposedHeaders: EXPOSED_HEADERS,
       maxAge: 600,
@@ -87,6 +96,8 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
 
   app.decorateRequest('clientKey', '');
+  app.decorateRequest('actor', null as never); // set for every API request by the hook below
+  app.decorateRequest('serviceToken', false);
   let limiter: ReturnType<FastifyInstance['createRateLimit']> | undefined;
   if (limit) {
     await app.register(rateLimit, {
@@ -98,32 +109,48 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
     });
     limiter = app.createRateLimit();
   }
+  const { playerTokens } = options;
 
-  const authError = (header: string | undefined, token: string | undefined): DomainError | undefined => {
-    if (!tokens.enabled || token !== undefined) return undefined;
-    return new DomainError(
-      'UNAUTHORIZED',
-      BearerTokens.presents(header)
-        ? 'the bearer token is not valid'
-        : 'this request needs an Authorization: Bearer <token> header',
-    );
-  };
-
-  // Callback style, so that a request that waits for nothing (no rate limit configured) costs no promise.
+  // Callback style, so that a request that waits for nothing (no rate limit, no player token to look up) costs no
+  // promise. In order: who the client is (a service token, a player token, else its address), the rate limit
+  // (counted before the token is judged, so that guessing tokens is limited too), then authentication.
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     // A CORS preflight carries no credentials; a disallowed one falls through to NOT_FOUND.
     if (request.method === 'OPTIONS' || !isApiRequest(request)) return done();
     const header = request.headers.authorization;
-    const token = tokens.enabled ? tokens.identify(header) : undefined;
-    request.clientKey = token ?? `address:${normalizeIP(request.ip)}`;
-    // Counted before the token is judged, so that guessing tokens is limited too.
-    if (!limiter) return done(authError(header, token));
-    limiter(request).then(
-      state => done(limitError(state, reply) ?? authError(header, token)),
+    const serviceKey = tokens.identify(header);
+    request.actor = SERVICE;
+    request.serviceToken = serviceKey !== undefined;
+    const judge = (player: StoredToken | undefined, authOn: boolean) => {
+      if (player) request.actor = playerActor(player.player);
+      request.clientKey =
+        serviceKey ?? (player ? `token:${player.hash.slice(0, 24)}` : `address:${normalizeIP(request.ip)}`);
+      const refused = authOn && !serviceKey && !player ? unauthorized(header) : undefined;
+      if (!limiter) return done(refused);
+      limiter(request).then(
+        state => done(limitError(state, reply) ?? refused),
+        (error: Error) => done(error),
+      );
+    };
+    const presented = serviceKey === undefined ? BearerTokens.tokenOf(header) : undefined;
+    const player = presented !== undefined && playerTokens ? playerTokens.identify(presented) : undefined;
+    const authOn = tokens.enabled || (playerTokens ? playerTokens.issuedAny() : false);
+    if (!(player instanceof Promise) && !(authOn instanceof Promise)) return judge(player, authOn);
+    Promise.all([player, authOn]).then(
+      ([found, on]) => judge(found, on),
       (error: Error) => done(error),
     );
   });
 }
+
+/** The 401 of a request without a valid token, when authentication is on. */
+const unauthorized = (header: string | undefined): DomainError =>
+  new DomainError(
+    'UNAUTHORIZED',
+    BearerTokens.presents(header)
+      ? 'the bearer token is not valid'
+      : 'this request needs an Authorization: Bearer <token> header',
+  );
 
 type LimitState = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
 

@@ -4,7 +4,13 @@
  */
 import { Type } from 'typebox';
 import { ApiError, ref } from '../contract/shapes.ts';
-import { DRAW_ACTIONS, GAME_ID_PATTERN, SQUARE_PATTERN, UCI_PATTERN } from '../contract/vocabulary.ts';
+import {
+  DRAW_ACTIONS,
+  GAME_ID_PATTERN,
+  SQUARE_PATTERN,
+  TAKEBACK_ACTIONS,
+  UCI_PATTERN,
+} from '../contract/vocabulary.ts';
 
 export const GameIdParams = Type.Object({ gameId: Type.String({ pattern: GAME_ID_PATTERN }) });
 export const MoveParams = Type.Object({
@@ -14,6 +20,10 @@ export const MoveParams = Type.Object({
 export const DrawParams = Type.Object({
   gameId: Type.String({ pattern: GAME_ID_PATTERN }),
   action: Type.Enum(DRAW_ACTIONS),
+});
+export const TakebackParams = Type.Object({
+  gameId: Type.String({ pattern: GAME_ID_PATTERN }),
+  action: Type.Enum(TAKEBACK_ACTIONS),
 });
 export const MovesQuery = Type.Object({
   square: Type.Optional(
@@ -27,3 +37,27 @@ export const errorResponses = (...statuses: number[]) =>
     number,
     ReturnType<typeof ref<typeof ApiError>>
   >;
+
+/**
+ * The schema of one operation: its OpenAPI identity, its inputs (which type the handler's request) and its
+ * answers, the errors of `errors` included. `security` names the scheme: `bearerAuth` (a service or player
+ * token) or `serviceToken` (a service token only).
+ */
+export function operation<Inputs extends object, Answers extends object>(
+  operationId: string,
+  summary: string,
+  inputs: Inputs,
+  answers: Answers,
+  errors: readonly number[],
+  { tag = 'games', security = 'bearerAuth' }: { tag?: string; security?: 'bearerAuth' | 'serviceToken' } = {},
+) {
+  return {
+    operationId,
+    summary,
+    tags: [tag],
+    security: [{ [security]: [] }],
+    ...inputs,
+    // Typed by the answers alone: a handler returns its answer and throws its errors (the error mapper's).
+    response: { ...answers, ...errorResponses(...errors) } as Answers,
+  };
+}

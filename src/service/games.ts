@@ -20,7 +20,8 @@ import {
   type NewGameInput,
 } from '../domain/game.ts';
 import { gameFromPgn } from '../domain/pgn.ts';
-import { DomainError, type Result } from '../domain/errors.ts';
+import { DomainError, ok, type Result } from '../domain/errors.ts';
+import { SERVICE, seatsForNewGame, type Actor } from '../domain/seats.ts';
 import type { GameStore } from '../store/store.ts';
 import type { EventBus } from '../bus/bus.ts';
 import { DEFAULTS } from '../config.ts';
@@ -71,17 +72,24 @@ export class GameService {
     this.sharedStore = deps.sharedStore ?? false;
   }
 
-  // Only the players are taken from the request: spreading it whole would let a body set the id or the date.
-  create({ white, black }: Players): Promise<Game> {
-    return this.insert(input => ({ ok: true, value: newGame({ ...input, white, black }) }));
+  // Only the players are taken from the request: spreading it whole would let a body set the id or the date. A
+  // player creates games in which they hold a side (DECISIONS §13).
+  create({ white, black }: Players, actor: Actor = SERVICE): Promise<Game> {
+    const seats = seatsForNewGame({ white, black }, actor);
+    if (!seats.ok) return Promise.reject(seats.error);
+    return this.insert(input => ok(newGame({ ...input, ...seats.value })));
   }
 
-  importFen({ white, black }: Players, fen: string): Promise<Game> {
-    return this.insert(input => gameFromFen({ ...input, white, black }, fen));
+  importFen({ white, black }: Players, fen: string, actor: Actor = SERVICE): Promise<Game> {
+    const seats = seatsForNewGame({ white, black }, actor);
+    if (!seats.ok) return Promise.reject(seats.error);
+    return this.insert(input => gameFromFen({ ...input, ...seats.value }, fen));
   }
 
-  importPgn(pgn: string): Promise<Game> {
-    return this.insert(input => gameFromPgn(input, pgn, { maxPlies: this.maxPgnPlies }));
+  /** A player imports a game in which they hold both sides; the tags' names are not used then. */
+  importPgn(pgn: string, actor: Actor = SERVICE): Promise<Game> {
+    const seats = actor.kind === 'player' ? { white: actor.player, black: actor.player } : {};
+    return this.insert(input => gameFromPgn({ ...input, ...seats }, pgn, { maxPlies: this.maxPgnPlies }));
   }
 
   /**

@@ -1,10 +1,19 @@
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 
 const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-/** A game id: 8 characters from a cryptographically secure source, 62^8 ≈ 2.2e14 possible ids. */
-export const newGameId = (): string => {
+/** `length` characters of [A-Za-z0-9] from a cryptographically secure source. */
+const randomId = (length: number): string => {
   let id = '';
-  for (let i = 0; i < 8; i++) id += ID_ALPHABET[randomInt(ID_ALPHABET.length)];
+  for (let i = 0; i < length; i++) id += ID_ALPHABET[randomInt(ID_ALPHABET.length)];
   return id;
 };
+
+/** A game id: 8 characters from a cryptographically secure source, 62^8 ≈ 2.2e14 possible ids. */
+export const newGameId = (): string => randomId(8);
+
+/** A player token's public id: 12 characters, 62^12 ≈ 3.2e21 possible ids. */
+export const newTokenId = (): string => randomId(12);
+
+/** A player token's secret: `cpt_` and 256 random bits in base64url (a bearer token, RFC 6750 b64token). */
+export const newTokenSecret = (): string => `cpt_${randomBytes(32).toString('base64url')}`;

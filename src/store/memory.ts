@@ -2,10 +2,12 @@
 import type { GameRecord } from '../domain/game.ts';
 import { RecentChanges } from './recentChanges.ts';
 import { loggedVersionError, type GameStore, type StateEvent, type StoredChange } from './store.ts';
+import type { StoredToken, TokenStore } from './tokens.ts';
 
-export class MemoryGameStore implements GameStore {
+export class MemoryGameStore implements GameStore, TokenStore {
   private readonly games = new Map<string, string>();
   private readonly log = new RecentChanges();
+  private readonly tokens = new Map<string, StoredToken & { revoked: boolean }>();
 
   create(record: GameRecord): Promise<boolean> {
     if (this.games.has(record.id)) return Promise.resolve(false);
@@ -40,4 +42,34 @@ export class MemoryGameStore implements GameStore {
   close(): Promise<void> {
     return Promise.resolve();
   }
+
+  insertToken(token: StoredToken): Promise<void> {
+    this.tokens.set(token.id, { ...token, revoked: false });
+    return Promise.resolve();
+  }
+
+  tokenByHash(hash: string): Promise<StoredToken | undefined> {
+    const found = [...this.tokens.values()].find(token => token.hash === hash && !token.revoked);
+    return Promise.resolve(found && publicToken(found));
+  }
+
+  listTokens(playerId?: string): Promise<StoredToken[]> {
+    const live = [...this.tokens.values()].filter(
+      token => !token.revoked && (playerId === undefined || token.player.id === playerId),
+    );
+    return Promise.resolve(live.map(publicToken));
+  }
+
+  revokeToken(id: string): Promise<string | undefined> {
+    const token = this.tokens.get(id);
+    if (!token || token.revoked) return Promise.resolve(undefined);
+    token.revoked = true;
+    return Promise.resolve(token.hash);
+  }
+
+  tokensIssued(): Promise<boolean> {
+    return Promise.resolve(this.tokens.size > 0);
+  }
 }
+
+const publicToken = ({ id, hash, player, createdAt }: StoredToken): StoredToken => ({ id, hash, player, createdAt });

@@ -2,6 +2,10 @@
 import { PostgresGameStore, type PostgresOptions } from './postgres.ts';
 import { describeFailure, SqliteGameStore } from './sqlite.ts';
 import type { GameStore } from './store.ts';
+import type { TokenStore } from './tokens.ts';
+
+/** What an adapter keeps: games and player tokens. */
+export type Store = GameStore & TokenStore;
 
 /** The store named by DATABASE_URL could not be opened: one line that names the setting, for the start-up. */
 export class StoreOpenError extends Error {
@@ -31,7 +35,7 @@ const reasonOf = (error: unknown): string => {
 export const isSharedStore = (databaseUrl: string): boolean => /^postgres(ql)?:\/\//i.test(databaseUrl);
 
 /** Opens the store; rejects with a StoreOpenError saying which database and why. */
-export async function openStore(databaseUrl: string, options: PostgresOptions = {}): Promise<GameStore> {
+export async function openStore(databaseUrl: string, options: PostgresOptions = {}): Promise<Store> {
   if (isSharedStore(databaseUrl)) {
     try {
       return await PostgresGameStore.open(databaseUrl, options);

@@ -24,7 +24,8 @@ import {
   type StateEvent,
   type StoredChange,
 } from './store.ts';
-import { CHANGES_CHANNEL, notificationSql } from './changesChannel.ts';
+import { CHANGES_CHANNEL, notificationSql, TOKEN_ISSUED, TOKENS_CHANNEL, tokenRevokedSql } from './notifications.ts';
+import { TOKEN_COLUMNS, tokenOf, type StoredToken, type TokenRow, type TokenStore } from './tokens.ts';
 import { migrations } from './migrations.ts';
 
 /** Any constant shared by all instances: the advisory lock that serializes migrations. */
@@ -47,7 +48,7 @@ WITH updated AS (
 )
 SELECT pg_notify('${CHANGES_CHANNEL}', ${notificationSql('id', '$2::text')}) FROM updated`;
 
-export class PostgresGameStore implements GameStore {
+export class PostgresGameStore implements GameStore, TokenStore {
   private updates = 0;
 
   private constructor(private readonly pool: pg.Pool) {}
@@ -124,6 +125,57 @@ export class PostgresGameStore implements GameStore {
       );
       return result.rows.map(row => ({ gameId: id, version: row.version, event: JSON.parse(row.event) as StateEvent }));
     });
+  }
+
+  insertToken(token: StoredToken): Promise<void> {
+    return this.run(async () => {
+      await this.pool.query({
+        name: 'chess-insert-token',
+        text: `WITH inserted AS (
+  INSERT INTO player_tokens (id, hash, player_id, display_name, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id
+) SELECT pg_notify('${TOKENS_CHANNEL}', '${TOKEN_ISSUED}') FROM inserted`,
+        values: [token.id, token.hash, token.player.id, token.player.displayName, token.createdAt],
+      });
+    });
+  }
+
+  tokenByHash(hash: string): Promise<StoredToken | undefined> {
+    return this.run(async () => {
+      const result = await this.pool.query<TokenRow>({
+        name: 'chess-select-token',
+        text: `SELECT ${TOKEN_COLUMNS} FROM player_tokens WHERE hash = $1 AND revoked_at IS NULL`,
+        values: [hash],
+      });
+      const row = result.rows[0];
+      return row && tokenOf(row);
+    });
+  }
+
+  listTokens(playerId?: string): Promise<StoredToken[]> {
+    return this.run(async () => {
+      const result = await this.pool.query<TokenRow>(
+        `SELECT ${TOKEN_COLUMNS} FROM player_tokens WHERE revoked_at IS NULL AND ($1::text IS NULL OR player_id = $1)
+         ORDER BY created_at, id`,
+        [playerId ?? null],
+      );
+      return result.rows.map(tokenOf);
+    });
+  }
+
+  revokeToken(id: string): Promise<string | undefined> {
+    return this.run(async () => {
+      const result = await this.pool.query<{ hash: string }>(
+        `WITH revoked AS (
+  UPDATE player_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING hash
+) SELECT hash, pg_notify('${TOKENS_CHANNEL}', ${tokenRevokedSql('hash')}) FROM revoked`,
+        [id],
+      );
+      return result.rows[0]?.hash;
+    });
+  }
+
+  tokensIssued(): Promise<boolean> {
+    return this.run(async () => (await this.pool.query('SELECT 1 FROM player_tokens LIMIT 1')).rowCount === 1);
   }
 
   ping(): Promise<void> {

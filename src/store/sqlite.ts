@@ -34,9 +34,9 @@
  * const store = SqliteGameStore.open('./data/chess.sqlite'); // or ':memory:'
  * ```
  */
-import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { DomainError } from '../domain/errors.ts';
 import type { GameRecord } from '../domain/game.ts';
 import {
@@ -49,8 +49,11 @@ import {
   type StoredChange,
 } from './store.ts';
 import { Checkpointer } from './checkpoints.ts';
-import { migrations } from './migrations.ts';
 import { RecentChanges } from './recentChanges.ts';
+import { TOKEN_COLUMNS, tokenOf, type StoredToken, type TokenRow, type TokenStore } from './tokens.ts';
+import { asError, describeFailure, fileIdentity, openDatabase, unavailable, type FileIdentity } from './sqliteFile.ts';
+
+export { describeFailure } from './sqliteFile.ts';
 
 /**
  * Writes between two checkpoints of the thread (hundreds of WAL pages). Fewer cost more:
@@ -89,18 +92,13 @@ interface Row {
   data: string;
 }
 
-/** The file a store has open: its device and inode, to tell when the path no longer names it. */
-interface FileIdentity {
-  dev: number;
-  ino: number;
-}
-
-export class SqliteGameStore implements GameStore {
+export class SqliteGameStore implements GameStore, TokenStore {
   private db!: Database.Database;
   private insertStmt!: Database.Statement<[string, number, string, string, string]>;
   private selectStmt!: Database.Statement<[string], Row>;
   private updateStmt!: Database.Statement<[number, string, string, string, number]>;
   private probeStmt!: Database.Statement<[string]>;
+  private tokenStmts!: ReturnType<typeof prepareTokenStatements>;
   private batchTx!: Database.Transaction<(writes: Pending[]) => boolean[]>;
   private singleTx!: Database.Transaction<(write: () => boolean) => boolean>;
   private checkpoints: Checkpointer | undefined;
@@ -138,6 +136,7 @@ export class SqliteGameStore implements GameStore {
     this.probeStmt = db.prepare(
       'INSERT INTO write_probe (id, written_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET written_at = excluded.written_at',
     );
+    this.tokenStmts = prepareTokenStatements(db);
     this.batchTx = db.transaction((writes: Pending[]) => writes.map(pending => pending.write()));
     this.singleTx = db.transaction((write: () => boolean) => write());
     if (this.path === ':memory:') return;
@@ -260,6 +259,47 @@ export class SqliteGameStore implements GameStore {
     return Promise.resolve(this.log.since(id, afterVersion));
   }
 
+  insertToken(token: StoredToken): Promise<void> {
+    const { id, hash, player, createdAt } = token;
+    return this.enqueue(
+      () => this.tokenStmts.insert.run(id, hash, player.id, player.displayName, createdAt).changes === 1,
+    ).then(() => undefined);
+  }
+
+  tokenByHash(hash: string): Promise<StoredToken | undefined> {
+    return this.read(() => {
+      const row = this.tokenStmts.byHash.get(hash);
+      return row && tokenOf(row);
+    });
+  }
+
+  listTokens(playerId?: string): Promise<StoredToken[]> {
+    return this.read(() =>
+      (playerId === undefined ? this.tokenStmts.all.all() : this.tokenStmts.ofPlayer.all(playerId)).map(tokenOf),
+    );
+  }
+
+  revokeToken(id: string): Promise<string | undefined> {
+    let hash: string | undefined;
+    return this.enqueue(() => {
+      hash = this.tokenStmts.revoke.get(new Date().toISOString(), id)?.hash;
+      return hash !== undefined;
+    }).then(() => hash);
+  }
+
+  tokensIssued(): Promise<boolean> {
+    return this.read(() => this.tokenStmts.any.get() !== undefined);
+  }
+
+  /** A read of the file: UNAVAILABLE saying why when the file is at fault. */
+  private read<T>(query: () => T): Promise<T> {
+    try {
+      return Promise.resolve(query());
+    } catch (error) {
+      return Promise.reject(unavailable(error));
+    }
+  }
+
   /**
    * Resolves when the store can serve: reads answer and, after a failed write, a write succeeds again (a one-row
    * write of its own). A removed file is written again first.
@@ -346,78 +386,23 @@ export class SqliteGameStore implements GameStore {
   }
 }
 
-/** Opens (creating it and its folder if need be) and migrates a database, in WAL mode with full syncs. */
-function openDatabase(path: string): Database.Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('busy_timeout = 5000');
-    migrate(db);
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-  return db;
-}
-
-const fileIdentity = (path: string): FileIdentity | undefined => {
-  try {
-    const { dev, ino } = statSync(path);
-    return { dev, ino };
-  } catch {
-    return undefined;
-  }
-};
-
-/**
- * Why the file cannot be used, for errors that are about the file or its disk rather than about the write: a
- * sentence for the API's UNAVAILABLE message; undefined for any other error (a bug, answered as INTERNAL).
- */
-export function describeFailure(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return undefined;
-  if (code === 'SQLITE_FULL') return 'the database disk is full; writes resume once space is freed';
-  if (code.startsWith('SQLITE_READONLY')) return `the database file cannot be written (${code})`;
-  if (code.startsWith('SQLITE_IOERR')) return `the database file cannot be read or written (${code})`;
-  if (code.startsWith('SQLITE_CANTOPEN')) return `the database file cannot be opened (${code})`;
-  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return `the database file is damaged (${code})`;
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return `the database is locked (${code})`;
-  if (code === 'SQLITE_NOMEM') return 'the database ran out of memory';
-  if (code === 'ENOSPC') return 'the database disk is full; writes resume once space is freed';
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
-    return `the database folder cannot be written (${code})`;
-  return undefined;
-}
-
-/** A read's error: UNAVAILABLE when the file is at fault. */
-const unavailable = (error: unknown): Error => {
-  const why = describeFailure(error);
-  return why === undefined ? asError(error) : new DomainError('UNAVAILABLE', why);
-};
-
-const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
-
-function migrate(db: Database.Database): void {
-  db.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
-  );
-  const applied = new Set(
-    db
-      .prepare<[], { version: number }>('SELECT version FROM schema_migrations')
-      .all()
-      .map(row => row.version),
-  );
-  for (const { version, name, sql } of migrations('sqlite')) {
-    if (applied.has(version)) continue;
-    db.transaction(() => {
-      db.exec(sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        version,
-        name,
-        new Date().toISOString(),
-      );
-    }).immediate();
-  }
+function prepareTokenStatements(db: Database.Database) {
+  return {
+    insert: db.prepare<[string, string, string, string, string]>(
+      'INSERT INTO player_tokens (id, hash, player_id, display_name, created_at) VALUES (?, ?, ?, ?, ?)',
+    ),
+    byHash: db.prepare<[string], TokenRow>(
+      `SELECT ${TOKEN_COLUMNS} FROM player_tokens WHERE hash = ? AND revoked_at IS NULL`,
+    ),
+    all: db.prepare<[], TokenRow>(
+      `SELECT ${TOKEN_COLUMNS} FROM player_tokens WHERE revoked_at IS NULL ORDER BY created_at, id`,
+    ),
+    ofPlayer: db.prepare<[string], TokenRow>(
+      `SELECT ${TOKEN_COLUMNS} FROM player_tokens WHERE player_id = ? AND revoked_at IS NULL ORDER BY created_at, id`,
+    ),
+    revoke: db.prepare<[string, string], { hash: string }>(
+      'UPDATE player_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING hash',
+    ),
+    any: db.prepare<[], { one: number }>('SELECT 1 AS one FROM player_tokens LIMIT 1'),
+  };
 }

@@ -64,9 +64,17 @@ export type GameData = Omit<GameRecord, 'id' | 'version' | 'createdAt'>;
 
 export const dataOf = ({ id: _id, version: _version, createdAt: _createdAt, ...data }: GameRecord): GameData => data;
 
-export const recordOf = (id: string, version: number, createdAt: string, data: GameData): GameRecord => ({
+/**
+ * The record of stored columns. Fields added after a game was stored take the value a game had before they
+ * existed (no takeback offer).
+ */
+export const recordOf = (id: string, version: number, createdAt: string, data: StoredGameData): GameRecord => ({
   id,
   version,
   createdAt,
   ...data,
+  takebackOffer: data.takebackOffer ?? null,
 });
+
+/** Stored data as older versions of the service wrote it too. */
+export type StoredGameData = Omit<GameData, 'takebackOffer'> & Partial<Pick<GameData, 'takebackOffer'>>;

@@ -42,6 +42,7 @@ import {
   type FuzzApp,
 } from './fuzzKit.ts';
 import { type ErrorCode, GAME_ID_PATTERN, SQUARE_PATTERN, UCI_PATTERN } from '../../src/contract/vocabulary.ts';
+import type { GameState } from '../../src/contract/shapes.ts';
 
 const UCI = new RegExp(UCI_PATTERN);
 const SQUARE = new RegExp(SQUARE_PATTERN);
@@ -254,6 +255,8 @@ const BODY_ROUTES: Array<{ path: (id: string) => string; creates: boolean }> = [
   { path: id => `${BASE}/${id}/undo`, creates: false },
   { path: id => `${BASE}/${id}/draw/offer`, creates: false },
   { path: id => `${BASE}/${id}/resign`, creates: false },
+  { path: id => `${BASE}/${id}/takeback/offer`, creates: false },
+  { path: () => '/api/tokens', creates: false },
 ];
 
 test('random bytes with random content types on every POST route', async (t: TestContext) => {
@@ -335,6 +338,122 @@ test('random sessions: legal and illegal moves, undo, redo, draws and resignatio
     },
     Math.max(1, Math.round(RUNS / 5)),
   );
+});
+
+/** A step of a session between two players and a stranger: who sends it, and what. */
+const playerStep = fc.tuple(
+  fc.constantFrom('ann', 'bob', 'eve'),
+  fc.oneof(
+    { weight: 6, arbitrary: fc.nat().map(n => ({ kind: 'legal' as const, n })) },
+    { weight: 1, arbitrary: wellFormedUci.map(uci => ({ kind: 'move' as const, uci })) },
+    { weight: 1, arbitrary: fc.constantFrom('undo', 'redo', 'resign').map(path => ({ kind: 'post' as const, path })) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .constantFrom('draw/offer', 'draw/accept', 'draw/decline', 'draw/claim')
+        .map(path => ({ kind: 'post' as const, path })),
+    },
+    {
+      weight: 3,
+      arbitrary: fc
+        .constantFrom('takeback/offer', 'takeback/accept', 'takeback/decline')
+        .map(path => ({ kind: 'post' as const, path })),
+    },
+  ),
+);
+
+const ENDED = new Set(['checkmate', 'stalemate', 'insufficientMaterial', 'resign', 'draw']);
+
+/**
+ * Why a change from `before` to `after`, made by a request of the player holding `side` alone, touched the other
+ * side's position, offer or result; undefined when it did not. A request adds at most the player's own move, takes
+ * moves back only by accepting the other side's takeback offer, never makes an offer for the other side, and ends
+ * the game only by its own resignation, a draw the other side offered, its own claim or its own move.
+ */
+function violation(side: 'white' | 'black', before: GameState, after: GameState): string | undefined {
+  const other = side === 'white' ? 'black' : 'white';
+  const added = after.moves.length - before.moves.length;
+  if (added > 0 && (added > 1 || before.turn !== side)) return `played a move for ${other}`;
+  if (after.status === 'promotionPending' && before.status !== 'promotionPending' && before.turn !== side) {
+    return `held a promotion for ${other}`;
+  }
+  if (added < 0 && !(before.takebackOfferedBy === other && after.turn === other)) return `took back ${other}'s moves`;
+  if (after.drawOfferedBy === other && before.drawOfferedBy !== other) return `offered a draw for ${other}`;
+  if (after.takebackOfferedBy === other && before.takebackOfferedBy !== other) return `offered a takeback for ${other}`;
+  if (ENDED.has(after.status) && !ENDED.has(before.status)) {
+    if (after.status === 'resign' && after.winner !== other) return `resigned for ${other}`;
+    const byMove = added === 1;
+    const agreed = before.drawOfferedBy === other;
+    const claimed = before.turn === side && before.status === 'fiftyMoveAvailable';
+    if (after.status === 'draw' && !byMove && !agreed && !claimed) return `drew the game for ${other}`;
+  }
+  return undefined;
+}
+
+test("random sessions between two players: no request with one player's token changes the other side", async (t: TestContext) => {
+  const service = 'fuzz-service-token-7c1';
+  const fuzz = await makeFuzzApp({ tokens: [service] });
+  t.after(() => fuzz.app.close());
+  const people = {
+    ann: await fuzz.playerTokens.issue({ id: 'ann', displayName: 'Ann' }),
+    bob: await fuzz.playerTokens.issue({ id: 'bob', displayName: 'Bob' }),
+    eve: await fuzz.playerTokens.issue({ id: 'eve', displayName: 'Eve' }),
+  };
+  const seat = { ann: 'white', bob: 'black', eve: undefined } as const;
+  const headers = (who: keyof typeof people) => ({ authorization: `Bearer ${people[who].token}` });
+  const pool = await new GamePool(
+    fuzz,
+    { authorization: `Bearer ${service}` },
+    {
+      white: people.ann.player,
+      black: people.bob.player,
+    },
+  ).init();
+  const stateOf = async (id: string): Promise<GameState> =>
+    json(await send(fuzz, { url: `${BASE}/${id}`, headers: headers('eve') })).state as GameState;
+  const refusedFor = new Set<string>();
+  await check(
+    t,
+    fuzz,
+    fc.tuple(poolIndex, fc.array(playerStep, { minLength: 1, maxLength: 20 })),
+    async ([index, steps]) => {
+      const { id } = await pool.get(index);
+      pool.changed(index);
+      for (const [who, next] of steps) {
+        let path: string;
+        if (next.kind === 'legal') {
+          const moves = json(await send(fuzz, { url: `${BASE}/${id}/moves`, headers: headers(who) })).moves as Array<{
+            uci: string;
+          }>;
+          path = `move/${moves.length === 0 ? 'e2e4' : moves[next.n % moves.length]!.uci}`;
+        } else {
+          path = next.kind === 'move' ? `move/${next.uci}` : next.path;
+        }
+        const before = await stateOf(id);
+        const request: InjectOptions = { method: 'POST', url: `${BASE}/${id}/${path}`, headers: headers(who) };
+        const res = await sendAbout(fuzz, id, request, headers('eve'));
+        if (res.statusCode >= 400) {
+          refusedFor.add(codeOf(res) ?? String(res.statusCode));
+          continue;
+        }
+        const after = await stateOf(id);
+        const side = seat[who];
+        t.assert.ok(side, `${who} holds no side, yet ${path} was accepted`);
+        const why = violation(side, before, after);
+        t.assert.equal(
+          why,
+          undefined,
+          `${who} (${side}) ${path}: ${why}\n${JSON.stringify(before)}\n${JSON.stringify(after)}`,
+        );
+      }
+      return steps.length;
+    },
+    Math.max(1, Math.round(RUNS / 5)),
+  );
+  // The sessions must reach the seat refusals, or the property would hold for want of trying.
+  for (const code of ['NOT_A_PLAYER', 'NOT_YOUR_TURN', 'TAKEBACK_NEEDS_CONSENT']) {
+    t.assert.ok(refusedFor.has(code), `no request was refused with ${code}: ${[...refusedFor].join(', ')}`);
+  }
 });
 
 test('Authorization headers: only an exact configured token opens the API', async (t: TestContext) => {

@@ -20,6 +20,7 @@ import type { NormalMove } from 'chessops/types';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import { json, makeTestApp, responseChecker, type ResponseChecker, type TestApp } from '../helpers/app.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../src/contract/vocabulary.ts';
+import type { PlayerInfo } from '../../src/contract/shapes.ts';
 
 export const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 2500));
 export const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
@@ -153,6 +154,7 @@ export class GamePool {
   constructor(
     private readonly fuzz: FuzzApp,
     private readonly headers: Record<string, string> = {},
+    private readonly players: { white?: PlayerInfo; black?: PlayerInfo } = {}, // the games' seats
   ) {}
 
   async init(): Promise<this> {
@@ -186,10 +188,10 @@ export class GamePool {
       ? await app.inject({
           method: 'POST',
           url: `${BASE}/import/fen`,
-          payload: { fen: recipe.fen },
+          payload: { fen: recipe.fen, ...this.players },
           headers: this.headers,
         })
-      : await app.inject({ method: 'POST', url: BASE, headers: this.headers });
+      : await app.inject({ method: 'POST', url: BASE, payload: this.players, headers: this.headers });
     assert.equal(created.statusCode, 201, created.body);
     const id = json(created).gameId as string;
     for (const step of recipe.steps) {

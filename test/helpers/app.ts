@@ -10,6 +10,9 @@ import { newGameId } from '../../src/service/ids.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import type { GameStore } from '../../src/store/store.ts';
 import { countingStore } from './store.ts';
+import { PlayerTokens } from '../../src/service/tokens.ts';
+import { MemoryGameStore } from '../../src/store/memory.ts';
+import type { TokenStore } from '../../src/store/tokens.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../src/contract/vocabulary.ts';
 import type { ApiErrorBody } from '../../src/contract/shapes.ts';
 
@@ -17,7 +20,12 @@ export interface TestApp {
   app: FastifyInstance;
   store: GameStore;
   games: GameService;
+  playerTokens: PlayerTokens;
 }
+
+/** The token store of a test's store: the store itself when it keeps tokens, else one in memory. */
+const tokenStoreOf = (store: GameStore): TokenStore =>
+  'insertToken' in store ? (store as GameStore & TokenStore) : new MemoryGameStore();
 
 export interface TestAppOptions {
   store?: GameStore;
@@ -28,15 +36,36 @@ export interface TestAppOptions {
   corsOrigins?: readonly string[];
   logger?: AppDeps['logger'];
   trustProxy?: AppDeps['trustProxy'];
+  playerTokens?: PlayerTokens;
+  /** Other instances share the store (PostgreSQL): the service reads through to it. */
+  sharedStore?: boolean;
 }
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const store = options.store ?? SqliteGameStore.open(':memory:');
   const bus = new ChangeFeed(store);
-  const games = new GameService({ store, bus, newId: newGameId, clock: () => new Date() });
+  const games = new GameService({
+    store,
+    bus,
+    newId: newGameId,
+    clock: () => new Date(),
+    sharedStore: options.sharedStore ?? false,
+  });
   const { publicUrl, tokens, rateLimit, corsOrigins, logger, trustProxy } = options;
-  const app = await buildApp({ games, store, bus, publicUrl, tokens, rateLimit, corsOrigins, logger, trustProxy });
-  return { app, store, games };
+  const playerTokens = options.playerTokens ?? new PlayerTokens({ store: tokenStoreOf(store), now: Date.now });
+  const app = await buildApp({
+    games,
+    store,
+    bus,
+    publicUrl,
+    tokens,
+    playerTokens,
+    rateLimit,
+    corsOrigins,
+    logger,
+    trustProxy,
+  });
+  return { app, store, games, playerTokens };
 }
 
 /**

@@ -14,22 +14,27 @@ import {
   makeMove,
   redo,
   resign,
+  takebackAction,
   undo,
   type Change,
   type Game,
   type GameRecord,
 } from '../../src/domain/game.ts';
+import { SERVICE, type Actor } from '../../src/domain/seats.ts';
 import { gameStateOf } from '../../src/domain/views.ts';
-import type { DrawAction } from '../../src/contract/vocabulary.ts';
+import type { DrawAction, TakebackAction } from '../../src/contract/vocabulary.ts';
 import type { GameState } from '../../src/contract/shapes.ts';
 
-export type Op =
+/** A request on one game; `by` is who sends it (the service when absent), `token` the bearer it sends. */
+export type Op = (
   | { kind: 'move'; uci: string }
   | { kind: 'undo' }
   | { kind: 'redo' }
   | { kind: 'offer' }
   | { kind: 'draw'; action: Exclude<DrawAction, 'offer'> }
-  | { kind: 'resign' };
+  | { kind: 'takeback'; action: TakebackAction }
+  | { kind: 'resign' }
+) & { by?: Actor; token?: string };
 
 const path = (id: string) => `/api/board/game/${id}`;
 
@@ -42,35 +47,57 @@ export function urlOf(id: string, op: Op): string {
       return `${path(id)}/draw/offer`;
     case 'draw':
       return `${path(id)}/draw/${op.action}`;
+    case 'takeback':
+      return `${path(id)}/takeback/${op.action}`;
     default:
       return `${path(id)}/${op.kind}`;
   }
 }
 
 /** A short name; operations with the same label are interchangeable. */
-export const labelOf = (op: Op): string => (op.kind === 'move' ? op.uci : op.kind === 'draw' ? op.action : op.kind);
+export const labelOf = (op: Op): string => {
+  const what =
+    op.kind === 'move'
+      ? op.uci
+      : op.kind === 'draw'
+        ? op.action
+        : op.kind === 'takeback'
+          ? `takeback-${op.action}`
+          : op.kind;
+  return op.by?.kind === 'player' ? `${op.by.player.id}:${what}` : what;
+};
 
 /** The domain transition the service runs for the operation. */
 export function apply(game: Game, op: Op): Result<Change> {
+  const by = op.by ?? SERVICE;
   switch (op.kind) {
     case 'move':
-      return makeMove(game, op.uci);
+      return makeMove(game, op.uci, by);
     case 'undo':
-      return undo(game);
+      return undo(game, by);
     case 'redo':
-      return redo(game);
+      return redo(game, by);
     case 'offer':
-      return drawAction(game, 'offer');
+      return drawAction(game, 'offer', by);
     case 'draw':
-      return drawAction(game, op.action);
+      return drawAction(game, op.action, by);
+    case 'takeback':
+      return takebackAction(game, op.action, by);
     case 'resign':
-      return resign(game);
+      return resign(game, by);
   }
 }
 
 /** Everything a change can touch, in a comparable form. */
 const stateKey = (record: GameRecord): string =>
-  JSON.stringify([record.moves, record.redo, record.drawOffer, record.pendingPromotion, record.result]);
+  JSON.stringify([
+    record.moves,
+    record.redo,
+    record.drawOffer,
+    record.takebackOffer,
+    record.pendingPromotion,
+    record.result,
+  ]);
 
 export const sameState = (a: GameRecord, b: GameRecord): boolean => stateKey(a) === stateKey(b);
 

@@ -175,6 +175,7 @@ test('the serial-order search finds real orders and rejects states the requests 
     redo: ['b8c6', 'g1f3'],
     pendingPromotion: null,
     drawOffer: null,
+    takebackOffer: null,
     result: null,
   });
   const ops: Op[] = [{ kind: 'redo' }, { kind: 'move', uci: 'g8f6' }, { kind: 'undo' }];

@@ -16,6 +16,8 @@ const INITIAL_STATE = {
   moves: [],
   undoAvailable: false,
   redoAvailable: false,
+  drawOfferedBy: null,
+  takebackOfferedBy: null,
 };
 const DEFAULT_WHITE = { id: 'p1', displayName: 'Player 1' };
 const DEFAULT_BLACK = { id: 'p2', displayName: 'Player 2' };
@@ -137,6 +139,8 @@ test('makeMove applies a legal move and answers the GameState that GET then show
     moves: ['e2e4'],
     undoAvailable: true,
     redoAvailable: false,
+    drawOfferedBy: null,
+    takebackOfferedBy: null,
   };
   t.assert.deepEqual(json(res), expected);
   t.assert.deepEqual(await getState(call, id), expected);
@@ -212,6 +216,8 @@ test('makeMove: a pawn move to the last rank without a piece is held as promotio
     moves: ['a7a8q'],
     undoAvailable: true,
     redoAvailable: false,
+    drawOfferedBy: null,
+    takebackOfferedBy: null,
   });
   t.assert.deepEqual(await getState(call, id), promoted);
 });
@@ -392,7 +398,7 @@ test('drawAction offer then decline: drawOffered, then the status is derived aga
   t.assert.equal(offer.statusCode, 200);
   t.assert.equal(mediaType(offer), 'application/json');
   t.assert.deepEqual(json(offer), { ok: true });
-  t.assert.deepEqual(await getState(call, id), { ...before, status: 'drawOffered' });
+  t.assert.deepEqual(await getState(call, id), { ...before, status: 'drawOffered', drawOfferedBy: 'black' });
   const decline = await post(call, `${game(id)}/draw/decline`);
   t.assert.deepEqual([decline.statusCode, json(decline)], [200, { ok: true }]);
   t.assert.deepEqual(await getState(call, id), before);
@@ -413,6 +419,8 @@ test('drawAction offer then accept: a draw without winner; undo and redo are no 
     winner: null,
     undoAvailable: false,
     redoAvailable: false,
+    drawOfferedBy: null,
+    takebackOfferedBy: null,
   });
 });
 
@@ -445,6 +453,8 @@ test('drawAction claim: available at a halfmove clock of 100, ends the game in a
     winner: null,
     undoAvailable: false,
     redoAvailable: false,
+    drawOfferedBy: null,
+    takebackOfferedBy: null,
   });
 });
 

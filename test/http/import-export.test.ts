@@ -78,6 +78,8 @@ test('importFen: 201 GameFull at that position, no history, default or given pla
       moves: [],
       undoAvailable: false,
       redoAvailable: false,
+      drawOfferedBy: null,
+      takebackOfferedBy: null,
     },
   });
   t.assert.deepEqual(json(await call(game(body.gameId))), body);

@@ -70,7 +70,9 @@ test('GET /openapi.json: OpenAPI 3, version 1.0.0, every operationId of the spec
     if (ref) t.assert.equal(content[media].schema.$ref, ref, operationId);
     if (path.includes('{gameId}')) t.assert.ok(op.responses['404'], `${operationId} declares 404`);
   }
-  t.assert.deepEqual(doc.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer' });
+  const { bearerAuth, serviceToken } = doc.components.securitySchemes;
+  t.assert.deepEqual([bearerAuth.type, bearerAuth.scheme], ['http', 'bearer']);
+  t.assert.deepEqual([serviceToken.type, serviceToken.scheme], ['http', 'bearer']);
 });
 
 test('GET /openapi.json: parameters, request bodies and schemas match the spec', async (t: TestContext) => {
@@ -100,11 +102,13 @@ test('GET /openapi.json: parameters, request bodies and schemas match the spec',
   t.assert.deepEqual(required('PlayerInfo'), ['displayName', 'id']);
   t.assert.deepEqual(required('GameFull'), ['black', 'gameId', 'state', 'white']);
   t.assert.deepEqual(required('GameState'), [
+    'drawOfferedBy',
     'fen',
     'moves',
     'pgn',
     'redoAvailable',
     'status',
+    'takebackOfferedBy',
     'turn',
     'undoAvailable',
     'winner',
@@ -167,6 +171,8 @@ test('the response checker resolves schema references and rejects bodies that do
     moves: [],
     undoAvailable: false,
     redoAvailable: false,
+    drawOfferedBy: null,
+    takebackOfferedBy: null,
   };
   const full = {
     gameId: 'AbCd1234',

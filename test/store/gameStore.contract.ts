@@ -27,6 +27,7 @@ export function makeRecord(fields: Partial<GameRecord> = {}): GameRecord {
     redo: [],
     pendingPromotion: null,
     drawOffer: null,
+    takebackOffer: null,
     result: null,
     ...fields,
   };
@@ -65,6 +66,8 @@ export function stateEvent(moves: string[]): StateEvent {
       moves,
       undoAvailable: moves.length > 0,
       redoAvailable: false,
+      drawOfferedBy: null,
+      takebackOfferedBy: null,
     },
   };
 }

@@ -1,7 +1,7 @@
 /** The store contract on PostgreSQL, plus what only a shared database shows: migrations and announcements. */
 import { after, before, describe, test, type TestContext } from 'node:test';
 import pg from 'pg';
-import { CHANGES_CHANNEL } from '../../src/store/changesChannel.ts';
+import { CHANGES_CHANNEL } from '../../src/store/notifications.ts';
 import { PostgresGameStore } from '../../src/store/postgres.ts';
 import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
 import { makeRecord, runGameStoreContract, stateEvent } from './gameStore.contract.ts';
@@ -39,7 +39,7 @@ describe('PostgreSQL store', { skip }, () => {
     const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
     t.assert.deepEqual(
       rows.map(row => row.version),
-      [1, 2],
+      [1, 2, 3],
     );
   });
 

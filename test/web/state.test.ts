@@ -33,6 +33,8 @@ function state(fields: Partial<GameState> = {}): GameState {
     moves: [],
     undoAvailable: false,
     redoAvailable: false,
+    drawOfferedBy: null,
+    takebackOfferedBy: null,
     ...fields,
   };
 }

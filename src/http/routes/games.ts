@@ -5,7 +5,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { drawAction, makeMove, redo, type Game, resign, undo } from '../../domain/game.ts';
+import { drawAction, makeMove, redo, resign, takebackAction, undo, type Game } from '../../domain/game.ts';
 import { exportPgn } from '../../domain/pgn.ts';
 import { fenOf, gameFullOf, legalMovesOf } from '../../domain/views.ts';
 import type { GameService } from '../../service/games.ts';
@@ -21,7 +21,7 @@ import {
   OkResponse,
   ref,
 } from '../../contract/shapes.ts';
-import { DrawParams, GameIdParams, MoveParams, MovesQuery, errorResponses } from '../schemas.ts';
+import { DrawParams, GameIdParams, MoveParams, MovesQuery, TakebackParams, operation } from '../schemas.ts';
 
 export interface GameRoutesOptions {
   games: GameService;
@@ -31,31 +31,13 @@ export interface GameRoutesOptions {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** The errors every operation on one game can answer, besides its own; creations have no game to miss. */
-const GAME_ERRORS = [400, 401, 404, 429] as const;
-const CREATE_ERRORS = [400, 401, 429] as const;
-
 /**
- * The schema of one operation: its OpenAPI identity, its inputs (which type the handler's request) and its
- * answers, the errors of `errors` included.
+ * The errors every operation on one game can answer, besides its own; creations have no game to miss; changes
+ * and creations can be refused to a player for their seat (403, DECISIONS §13).
  */
-function operation<Inputs extends object, Answers extends object>(
-  operationId: string,
-  summary: string,
-  inputs: Inputs,
-  answers: Answers,
-  errors: readonly number[] = GAME_ERRORS,
-) {
-  return {
-    operationId,
-    summary,
-    tags: ['games'],
-    security: [{ bearerAuth: [] }],
-    ...inputs,
-    // Typed by the answers alone: a handler returns its answer and throws its errors (the error mapper's).
-    response: { ...answers, ...errorResponses(...errors) } as Answers,
-  };
-}
+const GAME_ERRORS = [400, 401, 404, 429] as const;
+const CHANGE_ERRORS = [400, 401, 403, 404, 429] as const;
+const CREATE_ERRORS = [400, 401, 403, 429] as const;
 
 /**
  * Answers of reads, serialized once per game version (a Game never changes; a change makes a new one) with
@@ -101,7 +83,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     },
     async (request, reply) => {
       const { white, black } = request.body;
-      const game = await games.create({ white, black });
+      const game = await games.create({ white, black }, request.actor);
       metrics.gamesCreated.inc();
       return reply.code(201).send(gameFullOf(game));
     },
@@ -120,7 +102,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     },
     async (request, reply) => {
       const { fen, white, black } = request.body;
-      const game = await games.importFen({ white, black }, fen);
+      const game = await games.importFen({ white, black }, fen, request.actor);
       metrics.gamesCreated.inc();
       return reply.code(201).send(gameFullOf(game));
     },
@@ -138,7 +120,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
       ),
     },
     async (request, reply) => {
-      const game = await games.importPgn(request.body.pgn);
+      const game = await games.importPgn(request.body.pgn, request.actor);
       metrics.gamesCreated.inc();
       return reply.code(201).send(gameFullOf(game));
     },
@@ -153,6 +135,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
         'The current full state of a game',
         { params: GameIdParams },
         { 200: ref(GameFull) },
+        GAME_ERRORS,
       ),
     },
     (request, reply) => {
@@ -165,10 +148,16 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     '/:gameId/resign',
     {
       preValidation: gameToChange,
-      schema: operation('resignGame', 'The side to move resigns', { params: GameIdParams }, { 200: ref(OkResponse) }),
+      schema: operation(
+        'resignGame',
+        "The side to move resigns (a player: their own side, on either side's turn)",
+        { params: GameIdParams },
+        { 200: ref(OkResponse) },
+        CHANGE_ERRORS,
+      ),
     },
     async request => {
-      await games.change(request.params.gameId, resign);
+      await games.change(request.params.gameId, game => resign(game, request.actor));
       return { ok: true as const };
     },
   );
@@ -186,11 +175,12 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
           params: MoveParams,
         },
         { 200: ref(GameState) },
+        CHANGE_ERRORS,
       ),
     },
     async request => {
       const { gameId, uci } = request.params;
-      const { state } = (await games.change(gameId, game => makeMove(game, uci))).event;
+      const { state } = (await games.change(gameId, game => makeMove(game, uci, request.actor))).event;
       if (state.status !== 'promotionPending') metrics.movesApplied.inc();
       return state;
     },
@@ -205,6 +195,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
         'Legal moves of the side to move',
         { params: GameIdParams, querystring: MovesQuery },
         { 200: ref(LegalMovesResponse) },
+        GAME_ERRORS,
       ),
     },
     (request, reply) => {
@@ -219,9 +210,15 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     '/:gameId/undo',
     {
       preValidation: gameToChange,
-      schema: operation('undoMove', 'Take back the last move', { params: GameIdParams }, { 200: ref(GameState) }),
+      schema: operation(
+        'undoMove',
+        'Take back the last move',
+        { params: GameIdParams },
+        { 200: ref(GameState) },
+        CHANGE_ERRORS,
+      ),
     },
-    async request => (await games.change(request.params.gameId, undo)).event.state,
+    async request => (await games.change(request.params.gameId, game => undo(game, request.actor))).event.state,
   );
 
   app.post(
@@ -233,9 +230,10 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
         'Replay the last move taken back',
         { params: GameIdParams },
         { 200: ref(GameState) },
+        CHANGE_ERRORS,
       ),
     },
-    async request => (await games.change(request.params.gameId, redo)).event.state,
+    async request => (await games.change(request.params.gameId, game => redo(game, request.actor))).event.state,
   );
 
   app.post(
@@ -247,11 +245,35 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
         'Offer, accept, decline or claim a draw',
         { params: DrawParams },
         { 200: ref(OkResponse) },
+        CHANGE_ERRORS,
       ),
     },
     async request => {
       const { gameId, action } = request.params;
-      await games.change(gameId, game => drawAction(game, action));
+      await games.change(gameId, game => drawAction(game, action, request.actor));
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/:gameId/takeback/:action',
+    {
+      preValidation: gameToChange,
+      schema: operation(
+        'takebackAction',
+        'Offer, accept or decline a takeback',
+        {
+          description:
+            'An accepted takeback takes back the last move of the side that offered it and the reply made since, if any, so that it is to move again.',
+          params: TakebackParams,
+        },
+        { 200: ref(OkResponse) },
+        CHANGE_ERRORS,
+      ),
+    },
+    async request => {
+      const { gameId, action } = request.params;
+      await games.change(gameId, game => takebackAction(game, action, request.actor));
       return { ok: true as const };
     },
   );
@@ -265,6 +287,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
         'The FEN of the current position',
         { params: GameIdParams },
         { 200: { description: 'FEN', content: { 'text/plain': { schema: Type.String() } } } },
+        GAME_ERRORS,
       ),
     },
     async (request, reply) => {
@@ -282,6 +305,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
         'The whole game as PGN',
         { params: GameIdParams },
         { 200: { description: 'PGN', content: { 'application/x-chess-pgn': { schema: Type.String() } } } },
+        GAME_ERRORS,
       ),
     },
     async (request, reply) => {

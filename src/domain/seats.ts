@@ -1,0 +1,110 @@
+/**
+ * Who may act for which side (DECISIONS §13). A game's seats are its `white.id` and `black.id`; a request acts
+ * either as the service (a service token, or no authentication at all), which acts for any side as sections 5 and
+ * 6 have it, or as one player, who acts only for the sides whose seat holds the player's id.
+ *
+ * Each transition asks here, after GAME_OVER and before its own rules, which side it acts for, and gets that side
+ * or the 403 to answer: NOT_A_PLAYER for a player with no seat, NOT_YOUR_TURN for an action that is the other
+ * side's to make, TAKEBACK_NEEDS_CONSENT for undo and redo between two different players.
+ *
+ * ```ts
+ * const side = moverOf(game.record, 'white', playerActor(ann)); // ok('white') when Ann holds white
+ * ```
+ */
+import { opposite } from 'chessops/util';
+import type { PlayerInfo } from '../contract/shapes.ts';
+import type { Color } from '../contract/vocabulary.ts';
+import { DomainError, err, ok, type Result } from './errors.ts';
+import type { GameRecord } from './game.ts';
+
+/** Who makes a request: the service, for any side, or one player (the owner of a player token). */
+export type Actor = { readonly kind: 'service' } | { readonly kind: 'player'; readonly player: PlayerInfo };
+
+export const SERVICE: Actor = Object.freeze({ kind: 'service' });
+
+export const playerActor = (player: PlayerInfo): Actor => ({ kind: 'player', player });
+
+/** The sides `actor` may act for in a game: both for the service, the seats holding its id for a player. */
+export function sidesOf(record: Pick<GameRecord, 'white' | 'black'>, actor: Actor): Color[] {
+  if (actor.kind === 'service') return ['white', 'black'];
+  const sides: Color[] = [];
+  if (record.white.id === actor.player.id) sides.push('white');
+  if (record.black.id === actor.player.id) sides.push('black');
+  return sides;
+}
+
+const notAPlayer = (): Result<never> =>
+  err(new DomainError('NOT_A_PLAYER', 'this player holds no side of the game and cannot change it'));
+
+const notYourTurn = (what: string): Result<never> => err(new DomainError('NOT_YOUR_TURN', what));
+
+/** The seats of the actor, or NOT_A_PLAYER when it has none. */
+function seatsOf(record: GameRecord, actor: Actor): Result<Color[]> {
+  const sides = sidesOf(record, actor);
+  return sides.length === 0 ? notAPlayer() : ok(sides);
+}
+
+/** A move (also completing a pending promotion) or a draw claim: only for the side to move. */
+export function moverOf(record: GameRecord, turn: Color, actor: Actor): Result<Color> {
+  const seats = seatsOf(record, actor);
+  if (!seats.ok) return seats;
+  return seats.value.includes(turn)
+    ? ok(turn)
+    : notYourTurn(`it is ${turn}'s turn, and this player holds ${seats.value[0]}`);
+}
+
+/**
+ * The side that resigns or makes an offer: the one the actor holds; for an actor holding both (the service, a
+ * practice board), `either`, the side the action needs (the side to move for resignation and draw offers, the
+ * side that made the last move for takeback offers).
+ */
+export function ownSideOf(record: GameRecord, either: Color, actor: Actor): Result<Color> {
+  const seats = seatsOf(record, actor);
+  if (!seats.ok) return seats;
+  return ok(seats.value.length === 2 ? either : seats.value[0]!);
+}
+
+/** An answer to an offer (`offeredBy`, if any): only the side that did not offer; an actor holding both answers either. */
+export function answererOf(record: GameRecord, offeredBy: Color | null, actor: Actor, what: string): Result<void> {
+  const seats = seatsOf(record, actor);
+  if (!seats.ok) return seats;
+  if (offeredBy !== null && seats.value.length === 1 && seats.value[0] === offeredBy) {
+    return notYourTurn(`${offeredBy} made the ${what} offer; only ${opposite(offeredBy)} can answer it`);
+  }
+  return ok(undefined);
+}
+
+/** Undo and redo: for the service and for a player holding both sides; between two different players, takebacks. */
+export function mayRewind(record: GameRecord, actor: Actor): Result<void> {
+  const seats = seatsOf(record, actor);
+  if (!seats.ok) return seats;
+  if (seats.value.length === 1) {
+    return err(
+      new DomainError(
+        'TAKEBACK_NEEDS_CONSENT',
+        'undo and redo need both sides: between two players, offer a takeback (POST .../takeback/offer)',
+      ),
+    );
+  }
+  return ok(undefined);
+}
+
+export interface Seats {
+  white?: PlayerInfo | undefined;
+  black?: PlayerInfo | undefined;
+}
+
+/**
+ * The seats of a game a player creates (create and import FEN): a side the request does not name is the player's;
+ * when the request names both, one of them must be the player, else NOT_A_PLAYER. The service takes the request
+ * as it is.
+ */
+export function seatsForNewGame(requested: Seats, actor: Actor): Result<Seats> {
+  if (actor.kind === 'service') return ok(requested);
+  const { player } = actor;
+  const { white = player, black = player } = requested;
+  if (white.id !== player.id && black.id !== player.id) {
+    return err(new DomainError('NOT_A_PLAYER', `a player creates only games in which they hold a side (${player.id})`));
+  }
+  return ok({ white, black });
+}

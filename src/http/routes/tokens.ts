@@ -1,0 +1,123 @@
+/**
+ * Player tokens and the caller's own account (DECISIONS §13): `POST /api/tokens` issues a token for a player,
+ * `GET /api/tokens` lists them (no secrets), `DELETE /api/tokens/{id}` revokes one; these need a service token.
+ * `GET /api/account` tells any caller who it acts as: the player of its player token, or any side.
+ */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { DomainError } from '../../domain/errors.ts';
+import type { PlayerTokens } from '../../service/tokens.ts';
+import type { StoredToken } from '../../store/tokens.ts';
+import {
+  Account,
+  IssuedToken,
+  OkResponse,
+  TokenList,
+  TokenRequest,
+  ref,
+  type TokenInfo,
+} from '../../contract/shapes.ts';
+import { operation } from '../schemas.ts';
+
+export interface TokenRoutesOptions {
+  tokens: PlayerTokens;
+  serviceTokens: boolean; // whether any service token is configured
+}
+
+const TokenIdParams = Type.Object({ id: Type.String({ description: "the token's id" }) });
+const TokensQuery = Type.Object({
+  player: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: "only this player's tokens (a PlayerInfo id)" }),
+  ),
+});
+
+const infoOf = ({ id, player, createdAt }: StoredToken): TokenInfo => ({ id, player, createdAt });
+
+export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (fastify, { tokens, serviceTokens }) => {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  /** The token endpoints answer only requests with a service token. */
+  const serviceOnly = (request: FastifyRequest, _reply: unknown, done: (error?: Error) => void) => {
+    if (request.serviceToken) return done();
+    done(
+      new DomainError(
+        'FORBIDDEN',
+        !serviceTokens
+          ? 'no service token is configured: issue player tokens from the command line (npm run token -- issue ID "Name")'
+          : request.actor.kind === 'player'
+            ? 'a player token cannot manage tokens: use a service token'
+            : 'managing tokens needs a service token',
+      ),
+    );
+  };
+  const service = { tag: 'tokens', security: 'serviceToken' } as const;
+
+  app.post(
+    '/tokens',
+    {
+      preValidation: serviceOnly,
+      schema: operation(
+        'createToken',
+        'Issue a player token',
+        { body: ref(TokenRequest) },
+        { 201: ref(IssuedToken) },
+        [400, 401, 403, 429],
+        service,
+      ),
+    },
+    async (request, reply) => reply.code(201).send(await tokens.issue(request.body.player)),
+  );
+
+  app.get(
+    '/tokens',
+    {
+      preValidation: serviceOnly,
+      schema: operation(
+        'listTokens',
+        'The player tokens not revoked (no secrets)',
+        { querystring: TokensQuery },
+        { 200: ref(TokenList) },
+        [400, 401, 403, 429],
+        service,
+      ),
+    },
+    async request => ({ tokens: (await tokens.list(request.query.player)).map(infoOf) }),
+  );
+
+  app.delete(
+    '/tokens/:id',
+    {
+      preValidation: serviceOnly,
+      schema: operation(
+        'revokeToken',
+        'Revoke a player token: every instance refuses it within a second',
+        { params: TokenIdParams },
+        { 200: ref(OkResponse) },
+        [401, 403, 404, 429],
+        service,
+      ),
+    },
+    async request => {
+      if (!(await tokens.revoke(request.params.id))) {
+        throw new DomainError('NOT_FOUND', `there is no token ${request.params.id}`);
+      }
+      return { ok: true as const };
+    },
+  );
+
+  app.get(
+    '/account',
+    {
+      schema: operation(
+        'getAccount',
+        'Who the token acts as: its player, or any side',
+        {},
+        { 200: ref(Account) },
+        [401, 429],
+        { tag: 'tokens' },
+      ),
+    },
+    request => ({ player: request.actor.kind === 'player' ? request.actor.player : null }),
+  );
+};

@@ -1,0 +1,53 @@
+/**
+ * Where player tokens live (DECISIONS §13): beside the games, in the same store, so that every instance of a
+ * shared store knows them. A token's secret is never stored, only its SHA-256 digest (`hash`, 64 hex digits): a
+ * secret carries 256 random bits, so a fast digest is as good as a slow one and costs a lookup nothing.
+ *
+ * ```ts
+ * await store.insertToken({ id, hash, player, createdAt });
+ * await store.tokenByHash(hash); // the token, unless revoked
+ * await store.revokeToken(id);   // its hash, or undefined when there is no such token
+ * ```
+ */
+import type { PlayerInfo } from '../contract/shapes.ts';
+
+export interface StoredToken {
+  id: string; // public id, e.g. 'Xk3pQ9aB27cd'
+  hash: string; // SHA-256 of the secret, hex
+  player: PlayerInfo;
+  createdAt: string; // ISO 8601
+}
+
+export interface TokenStore {
+  /** Adds a token (durably). Stores shared by instances announce it (every instance turns authentication on). */
+  insertToken(token: StoredToken): Promise<void>;
+  /** The token with this hash, unless it was revoked. */
+  tokenByHash(hash: string): Promise<StoredToken | undefined>;
+  /** The tokens not revoked, of one player or of all, oldest first. */
+  listTokens(playerId?: string): Promise<StoredToken[]>;
+  /**
+   * Revokes a token (durably); resolves with its hash, or undefined when there is no such token not yet revoked.
+   * Stores shared by instances announce it, so that every instance stops accepting it at once.
+   */
+  revokeToken(id: string): Promise<string | undefined>;
+  /** Whether any player token was ever issued (revoked ones included): authentication is on from then on. */
+  tokensIssued(): Promise<boolean>;
+}
+
+/** A token as the adapters' SQL selects it (TOKEN_COLUMNS). */
+export interface TokenRow {
+  id: string;
+  hash: string;
+  player_id: string;
+  display_name: string;
+  created_at: string;
+}
+
+export const TOKEN_COLUMNS = 'id, hash, player_id, display_name, created_at';
+
+export const tokenOf = (row: TokenRow): StoredToken => ({
+  id: row.id,
+  hash: row.hash,
+  player: { id: row.player_id, displayName: row.display_name },
+  createdAt: row.created_at,
+});

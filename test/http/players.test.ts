@@ -1,0 +1,381 @@
+/**
+ * Players over HTTP (DECISIONS §13): player tokens issued, listed and revoked with a service token; the seats a
+ * player's creations get; every change judged against the side it acts for; takebacks by consent; and 50 parallel
+ * requests from both players on one game, which must end in exactly a serial order of the acknowledged ones. The
+ * same suite runs on SQLite and on PostgreSQL.
+ */
+import { after, before, suite, test, type TestContext } from 'node:test';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { restoreGame } from '../../src/domain/game.ts';
+import { playerActor } from '../../src/domain/seats.ts';
+import { gameStateOf } from '../../src/domain/views.ts';
+import { PlayerTokens, tokenHash } from '../../src/service/tokens.ts';
+import { PostgresGameStore } from '../../src/store/postgres.ts';
+import { SqliteGameStore } from '../../src/store/sqlite.ts';
+import type { GameStore } from '../../src/store/store.ts';
+import type { TokenStore } from '../../src/store/tokens.ts';
+import type { GameState, PlayerInfo } from '../../src/contract/shapes.ts';
+import type { ErrorCode } from '../../src/contract/vocabulary.ts';
+import { assertError, json, makeTestApp, responseChecker, type ResponseChecker } from '../helpers/app.ts';
+import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
+import { findSerialOrder, labelOf, random, shuffled, urlOf, type Op } from '../helpers/serialOrder.ts';
+
+const SERVICE_TOKEN = 'service-token-for-players-0001';
+const BASE = '/api/board/game';
+
+type Store = GameStore & TokenStore;
+
+interface PlayersApp {
+  app: FastifyInstance;
+  store: Store;
+  checker: ResponseChecker;
+  /** A request as `token` (none: no Authorization), its answer checked against the OpenAPI document. */
+  as: (token: string | undefined, request: InjectOptions | string) => Promise<LightMyRequestResponse>;
+  /** Issues a token for a new player with this name (ids are unique per call). */
+  player: (name: string) => Promise<{ info: PlayerInfo; token: string; id: string }>;
+}
+
+let unique = 0;
+
+function playerSuite(name: string, open: () => Promise<{ store: Store; shared: boolean }>, skip: string | false) {
+  suite(`players on ${name}`, { skip }, () => {
+    const start = async (t: TestContext, tokens: string[] = [SERVICE_TOKEN]): Promise<PlayersApp> => {
+      const { store, shared } = await open();
+      const { app } = await makeTestApp({ store, tokens, sharedStore: shared });
+      t.after(async () => {
+        await app.close();
+        await store.close();
+      });
+      const checker = await responseChecker(app);
+      const as: PlayersApp['as'] = async (token, request) => {
+        const options = typeof request === 'string' ? { url: request } : request;
+        const res = await app.inject({
+          ...options,
+          headers: { ...options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        });
+        checker.check(res);
+        return res;
+      };
+      const player: PlayersApp['player'] = async displayName => {
+        const info = { id: `${displayName.toLowerCase()}-${++unique}-${name.length}`, displayName };
+        const res = await as(SERVICE_TOKEN, { method: 'POST', url: '/api/tokens', payload: { player: info } });
+        if (res.statusCode !== 201) throw new Error(`issue: ${res.statusCode} ${res.body}`);
+        const { token, id } = json(res);
+        return { info, token, id };
+      };
+      return { app, store, checker, as, player };
+    };
+
+    test('tokens: issued with a service token, shown once, kept as a hash, listed without secrets, revoked', async (t: TestContext) => {
+      const { as, store, player } = await start(t);
+      const ann = await player('Ann');
+      t.assert.match(ann.token, /^cpt_[A-Za-z0-9_-]{43}$/);
+      t.assert.ok(await store.tokenByHash(tokenHash(ann.token)), 'the store finds the token by its hash');
+      const listed = json(await as(SERVICE_TOKEN, `/api/tokens?player=${ann.info.id}`));
+      t.assert.equal(listed.tokens.length, 1);
+      t.assert.deepEqual(Object.keys(listed.tokens[0]).sort(), ['createdAt', 'id', 'player']);
+      t.assert.deepEqual(listed.tokens[0].player, ann.info);
+      const everything = JSON.stringify([await store.listTokens(), json(await as(SERVICE_TOKEN, '/api/tokens'))]);
+      t.assert.ok(!everything.includes(ann.token), 'no list holds the secret');
+
+      t.assert.deepEqual(json(await as(ann.token, '/api/account')), { player: ann.info });
+      t.assert.deepEqual(json(await as(SERVICE_TOKEN, '/api/account')), { player: null });
+
+      const revoked = await as(SERVICE_TOKEN, { method: 'DELETE', url: `/api/tokens/${ann.id}` });
+      t.assert.deepEqual([revoked.statusCode, json(revoked)], [200, { ok: true }]);
+      assertError(await as(ann.token, '/api/account'), 'UNAUTHORIZED');
+      t.assert.deepEqual(json(await as(SERVICE_TOKEN, `/api/tokens?player=${ann.info.id}`)), { tokens: [] });
+      assertError(await as(SERVICE_TOKEN, { method: 'DELETE', url: `/api/tokens/${ann.id}` }), 'NOT_FOUND');
+      assertError(await as(SERVICE_TOKEN, { method: 'DELETE', url: '/api/tokens/nope' }), 'NOT_FOUND');
+    });
+
+    test('tokens: a bad player is INVALID_BODY, a bad query INVALID_QUERY', async (t: TestContext) => {
+      const { as } = await start(t);
+      const issue = (payload: unknown) =>
+        as(SERVICE_TOKEN, { method: 'POST', url: '/api/tokens', payload: payload as object });
+      assertError(await issue({}), 'INVALID_BODY', 'player');
+      assertError(await issue({ player: { id: '', displayName: 'A' } }), 'INVALID_BODY', 'player.id');
+      assertError(await issue({ player: { id: 'a', displayName: 'A\u0085' } }), 'INVALID_BODY', 'player.displayName');
+      assertError(await as(SERVICE_TOKEN, `/api/tokens?player=${'x'.repeat(65)}`), 'INVALID_QUERY', 'player');
+    });
+
+    test('tokens: the endpoints need a service token (403 FORBIDDEN), also when none is configured', async (t: TestContext) => {
+      const { as, player } = await start(t);
+      const ann = await player('Ann');
+      for (const request of [
+        { method: 'POST', url: '/api/tokens', payload: { player: ann.info } },
+        { method: 'GET', url: '/api/tokens' },
+        { method: 'DELETE', url: `/api/tokens/${ann.id}` },
+      ] as const) {
+        assertError(await as(ann.token, request), 'FORBIDDEN');
+        assertError(await as(undefined, request), 'UNAUTHORIZED');
+      }
+      // No service token configured: without any token (authentication off), or with a player token (on a shared
+      // store that already holds Ann's), the endpoints are refused; the command line issues instead.
+      const open = await start(t, []);
+      const token = (await open.store.tokensIssued()) ? ann.token : undefined;
+      for (const request of [
+        { method: 'POST', url: '/api/tokens', payload: { player: ann.info } },
+        { method: 'GET', url: '/api/tokens' },
+      ] as const) {
+        const refused = assertError(await open.as(token, request), 'FORBIDDEN');
+        t.assert.match(refused.message, /no service token is configured/);
+      }
+    });
+
+    test('authentication is on as soon as a player token exists, also one issued by another process', async (t: TestContext) => {
+      const { store, shared } = await open();
+      let now = 1_000_000;
+      const playerTokens = new PlayerTokens({ store, now: () => now });
+      const { app } = await makeTestApp({ store, playerTokens, sharedStore: shared });
+      t.after(async () => {
+        await app.close();
+        await store.close();
+      });
+      // A store that already holds tokens (of other tests, on PostgreSQL) is on from the start.
+      const issuedBefore = (await store.listTokens()).length > 0 || shared;
+      if (!issuedBefore) {
+        t.assert.equal((await app.inject({ method: 'POST', url: BASE })).statusCode, 201, 'open while no token exists');
+      }
+      // Another process (the command line) issues a token on the same store.
+      const cli = new PlayerTokens({ store, now: Date.now });
+      const issued = await cli.issue({ id: `cli-${++unique}`, displayName: 'Cli' });
+      now += 500; // the store is asked again within half a second
+      assertError(await app.inject({ method: 'POST', url: BASE }), 'UNAUTHORIZED');
+      const res = await app.inject({ method: 'POST', url: BASE, headers: { authorization: `Bearer ${issued.token}` } });
+      t.assert.equal(res.statusCode, 201);
+      t.assert.deepEqual([json(res).white, json(res).black], [issued.player, issued.player]);
+      // Revoking every token does not open the service again.
+      await cli.revoke(issued.id);
+      now += 500;
+      assertError(await app.inject({ method: 'POST', url: BASE }), 'UNAUTHORIZED');
+      assertError(
+        await app.inject({ method: 'POST', url: BASE, headers: { authorization: `Bearer ${issued.token}` } }),
+        'UNAUTHORIZED',
+      );
+    });
+
+    test('creating as a player: unnamed sides are the player, one named side must be the player', async (t: TestContext) => {
+      const { as, player } = await start(t);
+      const ann = await player('Ann');
+      const bob = await player('Bob');
+      const eve = await player('Eve');
+      const create = (payload?: object) =>
+        as(ann.token, { method: 'POST', url: BASE, ...(payload ? { payload } : {}) });
+      const seats = async (payload?: object) => {
+        const res = await create(payload);
+        t.assert.equal(res.statusCode, 201, res.body);
+        return [json(res).white, json(res).black];
+      };
+      t.assert.deepEqual(await seats(), [ann.info, ann.info], 'a practice board');
+      t.assert.deepEqual(await seats({ black: bob.info }), [ann.info, bob.info]);
+      t.assert.deepEqual(await seats({ white: bob.info }), [bob.info, ann.info]);
+      t.assert.deepEqual(await seats({ white: bob.info, black: ann.info }), [bob.info, ann.info]);
+      assertError(await create({ white: bob.info, black: eve.info }), 'NOT_A_PLAYER');
+      assertError(await create({ white: { id: 'x' } }), 'INVALID_BODY', 'white.displayName'); // the body first
+
+      const fen = '7k/8/8/8/8/8/8/K5R1 w - - 0 1';
+      const imported = await as(ann.token, {
+        method: 'POST',
+        url: `${BASE}/import/fen`,
+        payload: { fen, white: bob.info },
+      });
+      t.assert.deepEqual([json(imported).white, json(imported).black], [bob.info, ann.info]);
+      assertError(
+        await as(ann.token, {
+          method: 'POST',
+          url: `${BASE}/import/fen`,
+          payload: { fen, white: bob.info, black: eve.info },
+        }),
+        'NOT_A_PLAYER',
+      );
+      const pgn = '[White "Kasparov"]\n[Black "Topalov"]\n\n1. e4 e5 *';
+      const fromPgn = json(await as(ann.token, { method: 'POST', url: `${BASE}/import/pgn`, payload: { pgn } }));
+      t.assert.deepEqual([fromPgn.white, fromPgn.black], [ann.info, ann.info], 'the tags are not used');
+      const byService = json(await as(SERVICE_TOKEN, { method: 'POST', url: `${BASE}/import/pgn`, payload: { pgn } }));
+      t.assert.deepEqual(
+        [byService.white.displayName, byService.black.displayName],
+        ['Kasparov', 'Topalov'],
+        'the service keeps the tags',
+      );
+    });
+
+    test('two players: each acts only for their side; strangers read but change nothing; takebacks by consent', async (t: TestContext) => {
+      const { as, store, player } = await start(t);
+      const [ann, bob, eve] = [await player('Ann'), await player('Bob'), await player('Eve')];
+      const id = json(await as(ann.token, { method: 'POST', url: BASE, payload: { black: bob.info } })).gameId;
+      const post = (token: string, path: string) => as(token, { method: 'POST', url: `${BASE}/${id}/${path}` });
+      const state = async () => json(await as(eve.token, `${BASE}/${id}`)).state as GameState;
+
+      t.assert.equal((await post(ann.token, 'move/e2e4')).statusCode, 200);
+      assertError(await post(ann.token, 'move/e7e5'), 'NOT_YOUR_TURN');
+      assertError(await post(eve.token, 'move/e7e5'), 'NOT_A_PLAYER');
+      t.assert.equal((await post(bob.token, 'move/e7e5')).statusCode, 200);
+      for (const path of ['moves', 'export/fen', 'export/pgn']) {
+        t.assert.equal((await as(eve.token, `${BASE}/${id}/${path}`)).statusCode, 200, `a stranger reads ${path}`);
+      }
+      for (const path of ['resign', 'draw/offer', 'takeback/offer', 'undo', 'redo']) {
+        assertError(await post(eve.token, path), 'NOT_A_PLAYER');
+      }
+      // Undo between two players is a takeback; Ann offers one for her e4 (and Bob's reply).
+      assertError(await post(ann.token, 'undo'), 'TAKEBACK_NEEDS_CONSENT');
+      assertError(await post(bob.token, 'redo'), 'TAKEBACK_NEEDS_CONSENT');
+      t.assert.deepEqual(json(await post(ann.token, 'takeback/offer')), { ok: true });
+      t.assert.equal((await state()).takebackOfferedBy, 'white');
+      assertError(await post(ann.token, 'takeback/offer'), 'TAKEBACK_ALREADY_OFFERED');
+      assertError(await post(ann.token, 'takeback/accept'), 'NOT_YOUR_TURN');
+      t.assert.deepEqual(json(await post(bob.token, 'takeback/accept')), { ok: true });
+      let now = await state();
+      t.assert.deepEqual([now.moves, now.turn, now.takebackOfferedBy, now.redoAvailable], [[], 'white', null, false]);
+      assertError(await post(bob.token, 'takeback/accept'), 'NO_TAKEBACK_OFFER');
+
+      // Draws: offered for one's own side, on either turn; answered by the other side only.
+      await post(ann.token, 'move/d2d4');
+      t.assert.deepEqual(json(await post(ann.token, 'draw/offer')), { ok: true });
+      now = await state();
+      t.assert.deepEqual([now.status, now.drawOfferedBy, now.turn], ['drawOffered', 'white', 'black']);
+      assertError(await post(ann.token, 'draw/accept'), 'NOT_YOUR_TURN');
+      t.assert.deepEqual(json(await post(bob.token, 'draw/decline')), { ok: true });
+      assertError(await post(bob.token, 'draw/claim'), 'CLAIM_NOT_AVAILABLE'); // Bob's turn: the seat passes
+      assertError(await post(ann.token, 'draw/claim'), 'NOT_YOUR_TURN');
+
+      // Ann resigns on Bob's turn: her side, white, loses.
+      t.assert.deepEqual(json(await post(ann.token, 'resign')), { ok: true });
+      now = await state();
+      t.assert.deepEqual([now.status, now.winner], ['resign', 'black']);
+      assertError(await post(eve.token, 'move/e7e5'), 'GAME_OVER'); // GAME_OVER comes before the seat
+
+      // Every change reached the change log with its state, offers included.
+      const logged = await store.changesSince(id, 0);
+      const offered = logged.map(change => change.event.state.takebackOfferedBy);
+      t.assert.ok(offered.includes('white'), 'the takeback offer was an event');
+      t.assert.deepEqual(logged.at(-1)!.event.state, now);
+    });
+
+    test('order of checks: a malformed move or action first, then GAME_OVER, then the seat, then the rest', async (t: TestContext) => {
+      const { as, player } = await start(t);
+      const [ann, bob, eve] = [await player('Ann'), await player('Bob'), await player('Eve')];
+      const id = json(await as(ann.token, { method: 'POST', url: BASE, payload: { black: bob.info } })).gameId;
+      const post = (token: string, path: string) => as(token, { method: 'POST', url: `${BASE}/${id}/${path}` });
+      assertError(await post(eve.token, 'move/e2e9'), 'INVALID_UCI', 'uci');
+      assertError(await post(eve.token, 'takeback/claim'), 'INVALID_ACTION', 'action');
+      t.assert.match(json(await post(eve.token, 'takeback/claim')).message, /takeback action/);
+      assertError(await post(bob.token, 'move/e2e5'), 'NOT_YOUR_TURN'); // illegal, but not Bob's to make
+      assertError(await post(ann.token, 'move/e2e5'), 'INVALID_MOVE', 'uci');
+      assertError(await post(ann.token, 'takeback/offer'), 'NO_MOVE_TO_TAKE_BACK');
+      assertError(
+        await as(eve.token, { method: 'POST', url: `${BASE}/AbCd12/move/e2e4` }),
+        'INVALID_GAME_ID',
+        'gameId',
+      );
+      assertError(await as(eve.token, { method: 'POST', url: `${BASE}/AbCd1234/move/e2e4` }), 'GAME_NOT_FOUND');
+    });
+
+    test('50 parallel requests from both players on one game end in exactly a serial order of the acknowledged ones', async (t: TestContext) => {
+      const { as, store, player } = await start(t);
+      const [ann, bob] = [await player('Ann'), await player('Bob')];
+      const by = (who: typeof ann) => ({ by: playerActor(who.info), token: who.token });
+      const REFUSALS: ErrorCode[] = [
+        'NOT_YOUR_TURN',
+        'TAKEBACK_NEEDS_CONSENT',
+        'INVALID_MOVE',
+        'GAME_OVER',
+        'DRAW_ALREADY_OFFERED',
+        'NO_DRAW_OFFER',
+        'CLAIM_NOT_AVAILABLE',
+        'TAKEBACK_ALREADY_OFFERED',
+        'NO_TAKEBACK_OFFER',
+        'NO_MOVE_TO_TAKE_BACK',
+      ];
+      const ops = (who: typeof ann, ucis: string[]): Op[] => [
+        ...ucis.map(uci => ({ kind: 'move' as const, uci, ...by(who) })),
+        { kind: 'undo', ...by(who) },
+        { kind: 'offer', ...by(who) },
+        { kind: 'offer', ...by(who) },
+        { kind: 'draw', action: 'decline', ...by(who) },
+        { kind: 'draw', action: 'decline', ...by(who) },
+        { kind: 'takeback', action: 'offer', ...by(who) },
+        { kind: 'takeback', action: 'offer', ...by(who) },
+        { kind: 'takeback', action: 'accept', ...by(who) },
+        { kind: 'takeback', action: 'decline', ...by(who) },
+        { kind: 'draw', action: 'claim', ...by(who) },
+      ];
+      const all: Op[] = [
+        ...ops(ann, [
+          'g1f3',
+          'g1f3',
+          'b1c3',
+          'd2d4',
+          'd2d4',
+          'e2e4',
+          'f1c4',
+          'f3g5',
+          'c3d5',
+          'd1h5',
+          'a2a3',
+          'h2h3',
+          'c2c3',
+          'b2b3',
+        ]),
+        ...ops(bob, [
+          'g8f6',
+          'g8f6',
+          'b8c6',
+          'd7d5',
+          'd7d5',
+          'e7e5',
+          'f8c5',
+          'f6g4',
+          'c6d4',
+          'd8h4',
+          'a7a6',
+          'h7h6',
+          'c7c6',
+          'b7b6',
+        ]),
+        { kind: 'resign', ...by(ann) },
+        { kind: 'draw', action: 'accept', ...by(bob) },
+      ];
+      t.assert.equal(all.length, 50);
+      let acknowledgedTotal = 0;
+      for (let seed = 1; seed <= 4; seed++) {
+        const id = json(await as(ann.token, { method: 'POST', url: BASE, payload: { black: bob.info } })).gameId;
+        await as(ann.token, { method: 'POST', url: `${BASE}/${id}/move/e2e3` });
+        await as(bob.token, { method: 'POST', url: `${BASE}/${id}/move/e7e6` });
+        const start = (await store.get(id))!;
+        const burst = shuffled(all, random(seed + name.length * 100));
+        const answers = await Promise.all(burst.map(op => as(op.token, { method: 'POST', url: urlOf(id, op) })));
+        const acknowledged: Op[] = [];
+        const observed: Array<GameState | undefined> = [];
+        answers.forEach((res, i) => {
+          if (res.statusCode === 200) {
+            acknowledged.push(burst[i]!);
+            const body = json(res);
+            observed.push('fen' in body ? body : undefined);
+          } else {
+            t.assert.ok(REFUSALS.includes(json(res).code), `${labelOf(burst[i]!)}: ${res.statusCode} ${res.body}`);
+          }
+        });
+        const final = (await store.get(id))!;
+        t.assert.equal(final.version, start.version + acknowledged.length, 'one version per acknowledged request');
+        const order = findSerialOrder(restoreGame(start), acknowledged, final, observed);
+        t.assert.ok(order, `no serial order explains [${acknowledged.map(labelOf).join(' ')}]`);
+        t.assert.deepEqual(json(await as(ann.token, `${BASE}/${id}`)).state, gameStateOf(restoreGame(final)));
+        acknowledgedTotal += acknowledged.length;
+      }
+      t.diagnostic(`4 bursts of 50 from two players, ${acknowledgedTotal} acknowledged`);
+    });
+  });
+}
+
+playerSuite('SQLite', async () => ({ store: SqliteGameStore.open(':memory:'), shared: false }), false);
+
+const pgSkip = await postgresSkip();
+let db: TestDatabase | undefined;
+if (!pgSkip) {
+  before(async () => {
+    db = await createTestDatabase();
+  });
+  after(async () => db?.drop());
+}
+playerSuite('PostgreSQL', async () => ({ store: await PostgresGameStore.open(db!.url), shared: true }), pgSkip);
