@@ -265,3 +265,41 @@ test('INTERNAL (500) without internals when the store fails unexpectedly', async
   // Nothing was half-applied.
   t.assert.deepEqual((await real.get(id))!.moves, []);
 });
+
+test('GET /openapi.json: the player operations (DECISIONS §13), their security and their 403 answers', async (t: TestContext) => {
+  const { call } = await makeCheckedApp(t);
+  const doc = json(await call('/openapi.json'));
+  const operations: Array<[string, string, string, string, string]> = [
+    ['takebackAction', 'post', '/api/board/game/{gameId}/takeback/{action}', '200', 'OkResponse'],
+    ['createToken', 'post', '/api/tokens', '201', 'IssuedToken'],
+    ['listTokens', 'get', '/api/tokens', '200', 'TokenList'],
+    ['revokeToken', 'delete', '/api/tokens/{id}', '200', 'OkResponse'],
+    ['getAccount', 'get', '/api/account', '200', 'Account'],
+  ];
+  for (const [operationId, method, path, status, schema] of operations) {
+    const op = doc.paths[path]?.[method];
+    t.assert.equal(op?.operationId, operationId, `${method} ${path}`);
+    t.assert.equal(op.responses[status].content['application/json'].schema.$ref, `#/components/schemas/${schema}`);
+  }
+  const tokenOps = operations.filter(([, , path]) => path.startsWith('/api/tokens'));
+  for (const [operationId, method, path] of tokenOps) {
+    const op = doc.paths[path][method];
+    t.assert.deepEqual(op.security, [{ serviceToken: [] }], `${operationId} needs a service token`);
+    t.assert.ok(op.responses['403'], `${operationId} declares 403`);
+  }
+  // Every change and creation may be refused to a player for their seat; reads may not.
+  for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(methods)) {
+      if (!path.startsWith('/api/board/game')) continue;
+      t.assert.equal(Boolean(op.responses['403']), method === 'post', `${method} ${path}: 403 only for changes`);
+    }
+  }
+  const action = doc.paths['/api/board/game/{gameId}/takeback/{action}'].post.parameters.find(
+    (p: any) => p.name === 'action',
+  );
+  t.assert.deepEqual([...action.schema.enum].sort(), ['accept', 'decline', 'offer']);
+  const state = doc.components.schemas.GameState;
+  for (const field of ['drawOfferedBy', 'takebackOfferedBy']) {
+    t.assert.ok(state.required.includes(field), `${field} is always present`);
+  }
+});
