@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { makeMove, newGame, type Game } from '../src/domain/game.ts';
+import { newGame, type Game } from '../src/domain/game.ts';
+import { makeMove } from '../src/domain/transitions.ts';
 import { isOver } from '../src/domain/status.ts';
 import { legalMovesOf } from '../src/domain/views.ts';
 

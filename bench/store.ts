@@ -20,7 +20,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { makeMove, newGame, type Game } from '../src/domain/game.ts';
+import { newGame, type Game } from '../src/domain/game.ts';
+import { makeMove } from '../src/domain/transitions.ts';
 import { SqliteGameStore } from '../src/store/sqlite.ts';
 import { quantile } from './common.ts';
 

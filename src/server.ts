@@ -36,6 +36,7 @@ export async function start(config: Config) {
     cacheSize: config.gameCacheSize,
     cacheBytes: config.gameCacheBytes,
     maxPgnPlies: config.maxPgnPlies,
+    onTimerError: error => warn(`clock timer: ${String(error)}`),
   });
   const app = await buildApp({
     games,
@@ -57,9 +58,18 @@ export async function start(config: Config) {
   warn = message => app.log.warn(message);
   // Several instances on one database: changes committed elsewhere reach this instance's streams.
   const listener = shared
-    ? new ChangeListener(config.databaseUrl, feed, { warn, info: message => app.log.info(message) }, playerTokens)
+    ? new ChangeListener(
+        config.databaseUrl,
+        feed,
+        { warn, info: message => app.log.info(message) },
+        playerTokens,
+        games,
+      )
     : undefined;
   await listener?.start();
+  // Clocks that run (or first moves awaited) end on time from now on, also those due while the server was down.
+  const clocked = await games.armClocks();
+  if (clocked > 0) app.log.info({ clocked }, 'clock timers armed');
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -79,6 +89,7 @@ export async function start(config: Config) {
     timer.unref();
     try {
       await app.close();
+      games.close();
       await listener?.close();
       await feed.close();
       await store.close();

@@ -25,6 +25,12 @@ import type { ChangeFeed } from './feed.ts';
 /** What hears of tokens issued or revoked elsewhere. */
 export type TokenListener = Pick<PlayerTokens, 'onIssued' | 'onRevoked' | 'onResync'>;
 
+/** What follows the clocks' deadlines of games changed elsewhere. */
+export interface ClockListener {
+  announced(gameId: string, deadline: number | null): void;
+  armClocks(): Promise<unknown>;
+}
+
 const MIN_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 2000;
 
@@ -43,6 +49,7 @@ export class ChangeListener {
       info: () => undefined,
     },
     private readonly tokens?: TokenListener,
+    private readonly clocks?: ClockListener,
   ) {}
 
   /** Connects once; later drops reconnect by themselves. Rejects if the first connection fails. */
@@ -80,7 +87,9 @@ export class ChangeListener {
         return;
       }
       const change = parseChangeNotification(message.payload);
-      if (change) this.feed.announce(change.gameId, change.version);
+      if (!change) return;
+      this.feed.announce(change.gameId, change.version);
+      this.clocks?.announced(change.gameId, change.deadline);
     });
     try {
       await client.connect();
@@ -101,6 +110,7 @@ export class ChangeListener {
       this.log.info('change announcements restored');
       this.feed.resync();
       this.tokens?.onResync();
+      this.clocks?.armClocks().catch((error: unknown) => this.log.warn(`re-arming clocks failed: ${String(error)}`));
     }
     this.connectedOnce = true;
   }

@@ -59,8 +59,41 @@ export const GameState = Type.Object(
     redoAvailable: Type.Boolean(),
     drawOfferedBy: Type.Union([Color, Type.Null()], { description: 'the side whose draw offer is pending' }),
     takebackOfferedBy: Type.Union([Color, Type.Null()], { description: 'the side whose takeback offer is pending' }),
+    wtime: Type.Optional(Type.Integer({ description: "real-time clock: white's time left (ms) at serverTime" })),
+    btime: Type.Optional(Type.Integer({ description: "real-time clock: black's time left (ms) at serverTime" })),
+    winc: Type.Optional(Type.Integer({ description: "real-time clock: white's increment (ms)" })),
+    binc: Type.Optional(Type.Integer({ description: "real-time clock: black's increment (ms)" })),
+    serverTime: Type.Optional(
+      Type.Integer({ description: 'real-time clock: when the times were read (ms since the epoch)' }),
+    ),
+    deadline: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], {
+        description:
+          'correspondence clock: when the side to move runs out (ISO 8601); null while no clock runs (before both sides have moved, after the end)',
+      }),
+    ),
   },
   { $id: 'GameState' },
+);
+
+/** A game's time control as given: real time in milliseconds, or correspondence days per move. */
+export const Clock = Type.Union(
+  [Type.Object({ initial: Type.Integer(), increment: Type.Integer() }), Type.Object({ daysPerMove: Type.Integer() })],
+  { $id: 'Clock' },
+);
+
+/**
+ * The `clock` of create and the imports (DECISIONS §14): `{initial, increment}` (milliseconds) or `{daysPerMove}`.
+ * One object whose fields are each checked here, so that a bad value names its field (`clock.initial`); which
+ * fields go together is checked by the service.
+ */
+export const ClockRequest = Type.Object(
+  {
+    initial: Type.Optional(Type.Integer({ minimum: 1_000, maximum: 10_800_000, description: 'ms, real time' })),
+    increment: Type.Optional(Type.Integer({ minimum: 0, maximum: 180_000, description: 'ms added per move' })),
+    daysPerMove: Type.Optional(Type.Integer({ minimum: 1, maximum: 14, description: 'correspondence' })),
+  },
+  { $id: 'ClockRequest', description: '{initial, increment} (real time, ms) or {daysPerMove} (correspondence)' },
 );
 
 export const GameFull = Type.Object(
@@ -69,6 +102,7 @@ export const GameFull = Type.Object(
     white: ref(PlayerInfo),
     black: ref(PlayerInfo),
     state: ref(GameState),
+    clock: Type.Union([ref(Clock), Type.Null()], { description: 'the time control as given; null: untimed' }),
   },
   { $id: 'GameFull' },
 );
@@ -100,7 +134,11 @@ export const ApiError = Type.Object(
 );
 
 export const CreateGameRequest = Type.Object(
-  { white: Type.Optional(ref(PlayerInfo)), black: Type.Optional(ref(PlayerInfo)) },
+  {
+    white: Type.Optional(ref(PlayerInfo)),
+    black: Type.Optional(ref(PlayerInfo)),
+    clock: Type.Optional(ref(ClockRequest)),
+  },
   { $id: 'CreateGameRequest' },
 );
 
@@ -109,12 +147,13 @@ export const ImportFenRequest = Type.Object(
     fen: Type.String({ description: 'complete FEN string with 6 fields' }),
     white: Type.Optional(ref(PlayerInfo)),
     black: Type.Optional(ref(PlayerInfo)),
+    clock: Type.Optional(ref(ClockRequest)),
   },
   { $id: 'ImportFenRequest' },
 );
 
 export const ImportPgnRequest = Type.Object(
-  { pgn: Type.String({ description: 'PGN text: headers and move list' }) },
+  { pgn: Type.String({ description: 'PGN text: headers and move list' }), clock: Type.Optional(ref(ClockRequest)) },
   { $id: 'ImportPgnRequest' },
 );
 
@@ -154,6 +193,8 @@ export const SHARED_SCHEMAS = [
   PlayerInfo,
   GameStatus,
   GameState,
+  Clock,
+  ClockRequest,
   GameFull,
   LegalMove,
   LegalMovesResponse,
@@ -176,6 +217,7 @@ export type LegalMove = Static<typeof LegalMove>;
 export type ApiErrorBody = Static<typeof ApiError>;
 export type CreateGameRequest = Static<typeof CreateGameRequest>;
 export type ImportFenRequest = Static<typeof ImportFenRequest>;
+export type ClockRequest = Static<typeof ClockRequest>;
 export type TokenInfo = Static<typeof TokenInfo>;
 export type IssuedToken = Static<typeof IssuedToken>;
 export type Account = Static<typeof Account>;

@@ -21,6 +21,8 @@ export const GAME_STATUSES = [
   'fiftyMoveAvailable',
   'promotionPending',
   'insufficientMaterial',
+  'outOfTime',
+  'aborted',
 ] as const;
 export type GameStatus = (typeof GAME_STATUSES)[number];
 
@@ -31,6 +33,8 @@ export const ENDED_STATUSES: ReadonlySet<GameStatus> = new Set([
   'resign',
   'draw',
   'insufficientMaterial',
+  'outOfTime',
+  'aborted',
 ]);
 
 export const MOVE_TYPES = ['normal', 'capture', 'castleKingside', 'castleQueenside', 'enPassant', 'promotion'] as const;
@@ -70,6 +74,7 @@ export const ERROR_STATUS = {
   NO_MOVE_TO_TAKE_BACK: 400,
   TAKEBACK_ALREADY_OFFERED: 400,
   NO_TAKEBACK_OFFER: 400,
+  ABORT_NOT_AVAILABLE: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_A_PLAYER: 403,

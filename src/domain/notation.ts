@@ -203,14 +203,16 @@ export function makeMovetext(startPly: number, sans: readonly string[]): string 
   return movetextTokens(startPly, sans).join(' ');
 }
 
-function movetextTokens(startPly: number, sans: readonly string[]): string[] {
+function movetextTokens(startPly: number, sans: readonly string[], comments?: readonly string[]): string[] {
   const tokens: string[] = [];
   for (let i = 0; i < sans.length; i++) {
     const ply = startPly + i;
     const number = Math.floor(ply / 2) + 1;
     if (ply % 2 === 0) tokens.push(`${number}.`);
-    else if (i === 0) tokens.push(`${number}...`);
+    else if (i === 0 || comments) tokens.push(`${number}...`);
     tokens.push(sans[i]!);
+    const comment = comments?.[i];
+    if (comment) tokens.push(`{${comment}}`);
   }
   return tokens;
 }
@@ -220,14 +222,15 @@ export interface PgnExport {
   startPly: number;
   sans: readonly string[];
   result: string;
+  comments?: readonly string[] | undefined; // a comment after each move, e.g. '[%clk 0:04:58]'
 }
 
 /** A full PGN: tags, a blank line, movetext wrapped at 80 columns ending with the result, a final newline. */
-export function makePgnText({ tags, startPly, sans, result }: PgnExport): string {
+export function makePgnText({ tags, startPly, sans, result, comments }: PgnExport): string {
   const header = tags.map(([name, value]) => `[${name} "${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"]`);
   const lines: string[] = [];
   let line = '';
-  for (const token of [...movetextTokens(startPly, sans), result]) {
+  for (const token of [...movetextTokens(startPly, sans, comments), result]) {
     if (line && line.length + 1 + token.length > 80) {
       lines.push(line);
       line = token;

@@ -13,7 +13,9 @@ import type { Chess } from 'chessops/chess';
 import type { NormalMove } from 'chessops/types';
 import type { PlayerInfo } from '../contract/shapes.ts';
 import { DomainError, err, ok, type Result } from './errors.ts';
-import { derive, gameFromPosition, type Game, type NewGameInput } from './game.ts';
+import { makeComment } from 'chessops/pgn';
+import { isCorrespondence } from './clock.ts';
+import { clockOf, derive, gameFromPosition, type Game, type NewGameInput } from './game.ts';
 import { describeEnd, findPositionEnd, growingCopy, playOn } from './line.ts';
 import { INITIAL_FEN, describePly, makePgnText, parsePgnGame } from './notation.ts';
 import { resultToken } from './status.ts';
@@ -69,8 +71,11 @@ export function gameFromPgn(input: NewGameInput, text: string, options: PgnImpor
     playOn(line, pos, move, uciOfChessopsMove(pos, move));
     end = findPositionEnd(pos, line);
   }
-  // The import is one creation (version 1): the replay does not count as changes.
-  return ok(derive(initial.record, pos, initial.startPly, line));
+  // The import is one creation (version 1): the replay does not count as changes. Its moves count toward the
+  // clock's phase and took no time (DECISIONS §14).
+  const clock = clockOf(input, sans.length);
+  const moveClocks = clock ? sans.map((_, i) => ((initial.startPly + i) % 2 === 0 ? clock.white : clock.black)) : [];
+  return ok(derive({ ...initial.record, clock, moveClocks }, pos, initial.startPly, line));
 }
 
 /** The API's UCI of a chessops move: castling as the king's two-square move. */
@@ -87,7 +92,11 @@ export interface PgnExportOptions {
   site: string; // '?' or the game's public address
 }
 
-/** The full PGN of DECISIONS §8: seven tags, SetUp/FEN for a non-standard start, wrapped movetext, result. */
+/**
+ * The full PGN of DECISIONS §8: seven tags, SetUp/FEN for a non-standard start, wrapped movetext, result; a
+ * clocked game also has a TimeControl tag (`300+2` in seconds, `-` for correspondence) and, in real time, the
+ * mover's time left after each move, in whole seconds rounded down (`{[%clk 0:04:58]}`, DECISIONS §14).
+ */
 export function exportPgn(game: Game, options: PgnExportOptions): string {
   const { record } = game;
   const result = resultToken(game);
@@ -100,6 +109,13 @@ export function exportPgn(game: Game, options: PgnExportOptions): string {
     ['Black', record.black.displayName],
     ['Result', result],
   ];
+  const control = record.clock?.control;
+  let comments: string[] | undefined;
+  if (control) {
+    const realTime = !isCorrespondence(control);
+    tags.push(['TimeControl', realTime ? `${control.initial / 1000}+${control.increment / 1000}` : '-']);
+    if (realTime) comments = record.moveClocks.map(ms => makeComment({ clock: Math.floor(ms / 1000) }));
+  }
   if (record.startFen !== INITIAL_FEN) tags.push(['SetUp', '1'], ['FEN', record.startFen]);
-  return makePgnText({ tags, startPly: game.startPly, sans: game.sans, result });
+  return makePgnText({ tags, startPly: game.startPly, sans: game.sans, result, comments });
 }

@@ -9,7 +9,8 @@
  */
 import { opposite } from 'chessops/util';
 import type { Color, GameStatus } from '../contract/vocabulary.ts';
-import type { Game } from './game.ts';
+import type { Chess } from 'chessops/chess';
+import type { FinalResult, Game } from './game.ts';
 
 export function statusOf(game: Game): GameStatus {
   const { record, positionEnd, pos } = game;
@@ -24,7 +25,7 @@ export function statusOf(game: Game): GameStatus {
     case undefined:
       break;
   }
-  if (record.result) return record.result.kind === 'resign' ? 'resign' : 'draw';
+  if (record.result) return FINAL_STATUS[record.result.kind];
   if (record.pendingPromotion) return 'promotionPending';
   if (record.drawOffer) return 'drawOffered';
   if (pos.halfmoves >= 100) return 'fiftyMoveAvailable';
@@ -32,10 +33,31 @@ export function statusOf(game: Game): GameStatus {
   return 'started';
 }
 
+/** The status of each final end. */
+const FINAL_STATUS: Record<FinalResult['kind'], GameStatus> = {
+  resign: 'resign',
+  drawAgreed: 'draw',
+  drawClaimed: 'draw',
+  outOfTime: 'outOfTime',
+  aborted: 'aborted',
+};
+
 export function winnerOf(game: Game): Color | null {
   if (game.positionEnd === 'checkmate') return opposite(game.pos.turn);
-  if (game.record.result?.kind === 'resign') return game.record.result.winner;
+  const result = game.record.result;
+  if (result?.kind === 'resign' || result?.kind === 'outOfTime') return result.winner;
   return null;
+}
+
+/**
+ * Whether `side` could still mate (DECISIONS §14, for the flag): anything more than a bare king, or a king and
+ * one minor piece.
+ */
+export function hasMatingMaterial(pos: Chess, side: Color): boolean {
+  const pieces = pos.board[side].diff(pos.board.king);
+  if (pieces.isEmpty()) return false;
+  const minors = pos.board.knight.union(pos.board.bishop);
+  return pieces.moreThanOne() || !pieces.subsetOf(minors);
 }
 
 export const isOver = (game: Game): boolean => game.positionEnd !== undefined || game.record.result !== null;

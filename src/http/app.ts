@@ -164,6 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onEventSent: count => metrics.eventsSent.inc(count),
     onSlowConsumer: () => metrics.slowConsumers.inc(),
     onOpenStreamsChanged: open => metrics.openStreams.set(open),
+    now: () => deps.games.now(),
   });
   app.decorateRequest('game', undefined); // set by requireGame
   // Streams never end by themselves: end them (with SERVER_SHUTDOWN) before the server waits for requests.

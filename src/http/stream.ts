@@ -28,6 +28,7 @@ export interface StreamHubOptions {
   onEventSent?: (count: number) => void;
   onSlowConsumer?: () => void;
   onOpenStreamsChanged?: (open: number) => void;
+  now?: () => number; // the time a snapshot's clock is read at, ms since the epoch; Date.now
 }
 
 /**
@@ -125,7 +126,8 @@ export class StreamHub {
       return;
     }
     if (stream.closed) return;
-    this.write(stream, frame(line({ type: 'gameFull', game: gameFullOf(game) })));
+    const now = this.options.now ?? Date.now;
+    this.write(stream, frame(line({ type: 'gameFull', game: gameFullOf(game, now()) })));
     // The head went out with that first line; from now on the response is a series of chunks on this socket.
     if (res.chunkedEncoding && res.socket) stream.socket = res.socket;
     stream.unsubscribe = this.options.bus.subscribe(

@@ -4,10 +4,14 @@
  * version check keeps that true across processes. Recently used games stay in memory, derived state and
  * all, so that a change costs one move, not a replay.
  *
+ * Clocked games (DECISIONS §14): the service reads the time from its injected clock and hands it to the
+ * transitions; a game whose deadline has passed is ended by its clock (flag or abort) before any request on it is
+ * judged, and one timer per such game (clocks.ts) ends it at the deadline when no request comes.
+ *
  * ```ts
  * const games = new GameService({ store, bus: new ChangeFeed(store), newId, clock: () => new Date() });
  * const created = await games.create({});
- * const { game } = await games.change(created.record.id, game => makeMove(game, 'e2e4'));
+ * const { game } = await games.change(created.record.id, (game, now) => makeMove(game, 'e2e4', SERVICE, now));
  * ```
  */
 import {
@@ -22,10 +26,13 @@ import {
 import { gameFromPgn } from '../domain/pgn.ts';
 import { DomainError, ok, type Result } from '../domain/errors.ts';
 import { SERVICE, seatsForNewGame, type Actor } from '../domain/seats.ts';
-import type { GameStore } from '../store/store.ts';
+import { parseTimeControl, type TimeControl } from '../domain/clock.ts';
+import { deadlineOfGame, expire } from '../domain/transitions.ts';
+import type { GameIndex, GameStore } from '../store/store.ts';
 import type { EventBus } from '../bus/bus.ts';
 import { DEFAULTS } from '../config.ts';
-import type { PlayerInfo } from '../contract/shapes.ts';
+import type { ClockRequest, PlayerInfo } from '../contract/shapes.ts';
+import { ClockTimers } from './clocks.ts';
 
 export interface GameServiceDeps {
   store: GameStore;
@@ -36,12 +43,21 @@ export interface GameServiceDeps {
   cacheSize?: number; // games kept in memory, e.g. 10000
   cacheBytes?: number; // estimated heap those games may hold (domain's approximateBytes), e.g. 134217728
   maxPgnPlies?: number; // e.g. 10000
+  onTimerError?: (error: unknown) => void; // a clock timer's end of a game failed (the store), for the log
 }
 
+/** What a creation asks for: the players and an optional clock. */
 export interface Players {
   white?: PlayerInfo | undefined;
   black?: PlayerInfo | undefined;
+  clock?: ClockRequest | undefined;
 }
+
+/** A transition as the service runs it: on the current game, at the time `now` (ms since the epoch). */
+export type Transition = (game: Game, now: number) => Result<Change>;
+
+/** What the store indexes a game by. */
+const indexOf = (game: Game): GameIndex => ({ deadline: deadlineOfGame(game) ?? null });
 
 const MAX_ID_ATTEMPTS = 5;
 /** Updates refused by the version check that one change tries again after, before it answers UNAVAILABLE. */
@@ -60,6 +76,7 @@ export class GameService {
   private readonly cache = new Map<string, { game: Game; bytes: number }>();
   private cachedBytes = 0;
   private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly timers: ClockTimers;
 
   constructor(deps: GameServiceDeps) {
     this.store = deps.store;
@@ -70,26 +87,35 @@ export class GameService {
     this.cacheBytes = deps.cacheBytes ?? DEFAULTS.gameCacheBytes;
     this.maxPgnPlies = deps.maxPgnPlies ?? DEFAULTS.maxPgnPlies;
     this.sharedStore = deps.sharedStore ?? false;
+    this.timers = new ClockTimers(
+      id => void this.expireDue(id).catch((error: unknown) => deps.onTimerError?.(error)),
+      () => this.now(),
+    );
   }
 
-  // Only the players are taken from the request: spreading it whole would let a body set the id or the date. A
-  // player creates games in which they hold a side (DECISIONS §13).
-  create({ white, black }: Players, actor: Actor = SERVICE): Promise<Game> {
-    const seats = seatsForNewGame({ white, black }, actor);
-    if (!seats.ok) return Promise.reject(seats.error);
-    return this.insert(input => ok(newGame({ ...input, ...seats.value })));
+  /** The service's time, in ms since the epoch: what clocks and the views of clocked games read. */
+  now(): number {
+    return this.clock().getTime();
   }
 
-  importFen({ white, black }: Players, fen: string, actor: Actor = SERVICE): Promise<Game> {
+  // Only the players and the clock are taken from the request: spreading it whole would let a body set the id or
+  // the date. A player creates games in which they hold a side (DECISIONS §13).
+  create({ white, black, clock }: Players, actor: Actor = SERVICE): Promise<Game> {
     const seats = seatsForNewGame({ white, black }, actor);
     if (!seats.ok) return Promise.reject(seats.error);
-    return this.insert(input => gameFromFen({ ...input, ...seats.value }, fen));
+    return this.insert(clock, input => ok(newGame({ ...input, ...seats.value })));
+  }
+
+  importFen({ white, black, clock }: Players, fen: string, actor: Actor = SERVICE): Promise<Game> {
+    const seats = seatsForNewGame({ white, black }, actor);
+    if (!seats.ok) return Promise.reject(seats.error);
+    return this.insert(clock, input => gameFromFen({ ...input, ...seats.value }, fen));
   }
 
   /** A player imports a game in which they hold both sides; the tags' names are not used then. */
-  importPgn(pgn: string, actor: Actor = SERVICE): Promise<Game> {
+  importPgn(pgn: string, actor: Actor = SERVICE, clock?: ClockRequest): Promise<Game> {
     const seats = actor.kind === 'player' ? { white: actor.player, black: actor.player } : {};
-    return this.insert(input => gameFromPgn({ ...input, ...seats }, pgn, { maxPlies: this.maxPgnPlies }));
+    return this.insert(clock, input => gameFromPgn({ ...input, ...seats }, pgn, { maxPlies: this.maxPgnPlies }));
   }
 
   /**
@@ -133,7 +159,7 @@ export class GameService {
    * made on it is judged again on the stored game, so that each request is judged on the game's current
    * version and a change costs one store write, not a read and a write.
    */
-  change(id: string, transition: (game: Game) => Result<Change>): Promise<Change> {
+  change(id: string, transition: Transition): Promise<Change> {
     return this.serialized(id, async () => {
       let game = this.cache.get(id)?.game;
       let current = !this.sharedStore; // the game in memory is known to be the stored version
@@ -142,16 +168,18 @@ export class GameService {
         current = true;
       }
       for (let conflicts = 0; ;) {
-        const result = transition(game);
+        const now = this.now();
+        // A clock whose deadline has passed ends the game first; the request is then judged on the ended game.
+        const due = expire(game, now);
+        const result: Result<Change> = due ? ok(due) : transition(game, now);
         if (result.ok) {
-          const next = result.value;
-          if (await this.store.update(next.game.record, game.record.version, next.event)) {
-            this.remember(next.game);
-            this.bus.publish({ gameId: id, version: next.game.record.version, event: next.event });
-            return next;
+          if (await this.commit(game, result.value)) {
+            if (!due) return result.value;
+            game = result.value.game;
+            current = true;
+            continue;
           }
           // Another process changed the game first: read its version and judge the request again.
-          this.forget(id);
           if (++conflicts > MAX_CONFLICT_RETRIES) throw busy(id);
         } else if (current) {
           throw result.error;
@@ -162,12 +190,76 @@ export class GameService {
     });
   }
 
-  private async insert(build: (input: NewGameInput) => Result<Game>): Promise<Game> {
+  /**
+   * Ends a clocked game whose deadline has come (the flag, or the abort of a game not started in time), if it has
+   * not ended yet: what a game's timer calls. Resolves with the change, or undefined when there was none to make.
+   */
+  expireDue(id: string): Promise<Change | undefined> {
+    return this.serialized(id, async () => {
+      for (let conflicts = 0; ;) {
+        const game = await this.get(id);
+        const due = expire(game, this.now());
+        if (!due) {
+          // Not due (a later deadline, or already over): the timer follows the game as it is.
+          this.timers.arm(id, indexOf(game).deadline, true);
+          return undefined;
+        }
+        if (await this.commit(game, due)) return due;
+        if (++conflicts > MAX_CONFLICT_RETRIES) throw busy(id);
+      }
+    });
+  }
+
+  /** Arms a timer for every game with a deadline in the store: at start, and when announcements were missed. */
+  async armClocks(): Promise<number> {
+    const clocked = await this.store.clockedGames();
+    for (const { id, deadline } of clocked) this.timers.arm(id, deadline, false);
+    return clocked.length;
+  }
+
+  /** Another instance changed a game: its timer follows the new deadline. */
+  announced(id: string, deadline: number | null): void {
+    if (deadline !== null || this.timers.deadlineOf(id) !== undefined) this.timers.arm(id, deadline, false);
+  }
+
+  /** The timers of the games' clocks: how many are armed. */
+  armedClocks(): number {
+    return this.timers.size;
+  }
+
+  /** Stops every clock timer (at shutdown). */
+  close(): void {
+    this.timers.close();
+  }
+
+  /** Writes a change with a version check; once it is durable, keeps it, publishes it and follows its clock. */
+  private async commit(game: Game, change: Change): Promise<boolean> {
+    const id = game.record.id;
+    const index = indexOf(change.game);
+    if (!(await this.store.update(change.game.record, game.record.version, change.event, index))) {
+      this.forget(id);
+      return false;
+    }
+    this.remember(change.game);
+    this.bus.publish({ gameId: id, version: change.game.record.version, event: change.event });
+    this.timers.arm(id, index.deadline, true);
+    return true;
+  }
+
+  private async insert(clock: ClockRequest | undefined, build: (input: NewGameInput) => Result<Game>): Promise<Game> {
+    let control: TimeControl | undefined;
+    if (clock) {
+      const parsed = parseTimeControl(clock);
+      if (!parsed.ok) throw parsed.error;
+      control = parsed.value;
+    }
     for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
-      const result = build({ id: this.newId(), createdAt: this.clock().toISOString() });
+      const result = build({ id: this.newId(), createdAt: this.clock().toISOString(), clock: control });
       if (!result.ok) throw result.error;
-      if (await this.store.create(result.value.record)) {
+      const index = indexOf(result.value);
+      if (await this.store.create(result.value.record, index)) {
         this.remember(result.value);
+        this.timers.arm(result.value.record.id, index.deadline, true);
         return result.value;
       }
     }

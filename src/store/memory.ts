@@ -1,17 +1,27 @@
 /** A store in a Map, for tests and tools: nothing survives the process. */
 import type { GameRecord } from '../domain/game.ts';
 import { RecentChanges } from './recentChanges.ts';
-import { loggedVersionError, type GameStore, type StateEvent, type StoredChange } from './store.ts';
+import {
+  loggedVersionError,
+  NO_INDEX,
+  type ClockedGame,
+  type GameIndex,
+  type GameStore,
+  type StateEvent,
+  type StoredChange,
+} from './store.ts';
 import type { StoredToken, TokenStore } from './tokens.ts';
 
 export class MemoryGameStore implements GameStore, TokenStore {
   private readonly games = new Map<string, string>();
+  private readonly deadlines = new Map<string, number>();
   private readonly log = new RecentChanges();
   private readonly tokens = new Map<string, StoredToken & { revoked: boolean }>();
 
-  create(record: GameRecord): Promise<boolean> {
+  create(record: GameRecord, index: GameIndex = NO_INDEX): Promise<boolean> {
     if (this.games.has(record.id)) return Promise.resolve(false);
     this.games.set(record.id, JSON.stringify(record));
+    this.indexed(record.id, index);
     return Promise.resolve(true);
   }
 
@@ -20,15 +30,25 @@ export class MemoryGameStore implements GameStore, TokenStore {
     return Promise.resolve(json === undefined ? undefined : (JSON.parse(json) as GameRecord));
   }
 
-  update(record: GameRecord, expectedVersion: number, event?: StateEvent): Promise<boolean> {
+  update(record: GameRecord, expectedVersion: number, event?: StateEvent, index = NO_INDEX): Promise<boolean> {
     const refused = loggedVersionError(record, expectedVersion, event);
     if (refused) return Promise.reject(refused);
     const json = this.games.get(record.id);
     if (json === undefined || (JSON.parse(json) as GameRecord).version !== expectedVersion)
       return Promise.resolve(false);
     this.games.set(record.id, JSON.stringify(record));
+    this.indexed(record.id, index);
     if (event) this.log.append(record.id, record.version, JSON.stringify(event));
     return Promise.resolve(true);
+  }
+
+  clockedGames(): Promise<ClockedGame[]> {
+    return Promise.resolve([...this.deadlines].map(([id, deadline]) => ({ id, deadline })));
+  }
+
+  private indexed(id: string, { deadline }: GameIndex): void {
+    if (deadline === null) this.deadlines.delete(id);
+    else this.deadlines.set(id, deadline);
   }
 
   changesSince(id: string, afterVersion: number): Promise<StoredChange[]> {

@@ -3,13 +3,14 @@
  * commits what it announces (so it is sent exactly when that commits), and every instance's listener
  * (bus/postgres.ts) reads them.
  *
- * - CHANGES_CHANNEL: a committed change of a game, `<gameId> <version>`.
+ * - CHANGES_CHANNEL: a committed change of a game, `<gameId> <version> <deadline>`: the deadline of its clock in ms
+ *   since the epoch, `-` for none (so that every instance's timers follow it).
  * - TOKENS_CHANNEL: a player token issued (`issued`) or revoked (`revoked <hash>`), so that every instance
  *   turns authentication on, or stops accepting the token, at once.
  *
  * ```ts
- * `SELECT pg_notify('${CHANGES_CHANNEL}', ${notificationSql('id', '$2::text')}) FROM updated`
- * parseChangeNotification('AbCd1234 7'); // { gameId: 'AbCd1234', version: 7 }
+ * `SELECT pg_notify('${CHANGES_CHANNEL}', ${notificationSql('id', '$2::text', '$6')}) FROM updated`
+ * parseChangeNotification('AbCd1234 7 -'); // { gameId: 'AbCd1234', version: 7, deadline: null }
  * parseTokenNotification('revoked 9f86d0...'); // { kind: 'revoked', hash: '9f86d0...' }
  * ```
  */
@@ -20,15 +21,22 @@ export const CHANGES_CHANNEL = 'chess_game_changes';
 /** The channel of player tokens. */
 export const TOKENS_CHANNEL = 'chess_player_tokens';
 
-/** The SQL expression of the payload, `<gameId> <version>`, from SQL expressions of the id and the version. */
-export const notificationSql = (gameIdSql: string, versionTextSql: string): string =>
-  `${gameIdSql} || ' ' || ${versionTextSql}`;
+/** The SQL expression of the payload from SQL expressions of the id, the version (text) and the deadline. */
+export const notificationSql = (gameIdSql: string, versionTextSql: string, deadlineSql: string): string =>
+  `${gameIdSql} || ' ' || ${versionTextSql} || ' ' || coalesce(${deadlineSql}::text, '-')`;
 
-/** The game and version a payload announces, or undefined for a payload of another form. */
-export function parseChangeNotification(payload: string | undefined): { gameId: string; version: number } | undefined {
-  const [gameId, version, ...rest] = (payload ?? '').split(' ');
-  if (!gameId || !version || rest.length > 0 || !/^\d+$/.test(version)) return undefined;
-  return { gameId, version: Number(version) };
+export interface ChangeNotification {
+  gameId: string;
+  version: number;
+  deadline: number | null;
+}
+
+/** The game, version and deadline a payload announces, or undefined for a payload of another form. */
+export function parseChangeNotification(payload: string | undefined): ChangeNotification | undefined {
+  const [gameId, version, deadline, ...rest] = (payload ?? '').split(' ');
+  if (!gameId || !version || !deadline || rest.length > 0 || !/^\d+$/.test(version)) return undefined;
+  if (deadline !== '-' && !/^\d+$/.test(deadline)) return undefined;
+  return { gameId, version: Number(version), deadline: deadline === '-' ? null : Number(deadline) };
 }
 
 /** The SQL expression of the payload that announces a revoked token, from an SQL expression of its hash. */

@@ -18,7 +18,10 @@ import {
   CHANGE_LOG_RETENTION_MS,
   dataOf,
   loggedVersionError,
+  NO_INDEX,
   recordOf,
+  type ClockedGame,
+  type GameIndex,
   type GameData,
   type GameStore,
   type StateEvent,
@@ -41,12 +44,13 @@ export interface PostgresOptions {
 
 const UPDATE_SQL = `
 WITH updated AS (
-  UPDATE games SET version = $2, updated_at = now(), data = $3 WHERE id = $1 AND version = $4 RETURNING id
+  UPDATE games SET version = $2, updated_at = now(), data = $3, deadline = $6
+  WHERE id = $1 AND version = $4 RETURNING id
 ), logged AS (
   INSERT INTO game_changes (game_id, version, event)
   SELECT id, $2, $5 FROM updated WHERE $5::text IS NOT NULL
 )
-SELECT pg_notify('${CHANGES_CHANNEL}', ${notificationSql('id', '$2::text')}) FROM updated`;
+SELECT pg_notify('${CHANGES_CHANNEL}', ${notificationSql('id', '$2::text', '$6::bigint')}) FROM updated`;
 
 export class PostgresGameStore implements GameStore, TokenStore {
   private updates = 0;
@@ -73,12 +77,12 @@ export class PostgresGameStore implements GameStore, TokenStore {
     return store;
   }
 
-  create(record: GameRecord): Promise<boolean> {
+  create(record: GameRecord, index: GameIndex = NO_INDEX): Promise<boolean> {
     return this.run(async () => {
       const result = await this.pool.query({
         name: 'chess-insert-game',
-        text: 'INSERT INTO games (id, version, created_at, data) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING',
-        values: [record.id, record.version, record.createdAt, JSON.stringify(dataOf(record))],
+        text: 'INSERT INTO games (id, version, created_at, data, deadline) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING',
+        values: [record.id, record.version, record.createdAt, JSON.stringify(dataOf(record)), index.deadline],
       });
       return result.rowCount === 1;
     });
@@ -96,7 +100,7 @@ export class PostgresGameStore implements GameStore, TokenStore {
     });
   }
 
-  update(record: GameRecord, expectedVersion: number, event?: StateEvent): Promise<boolean> {
+  update(record: GameRecord, expectedVersion: number, event?: StateEvent, index = NO_INDEX): Promise<boolean> {
     const refused = loggedVersionError(record, expectedVersion, event);
     if (refused) return Promise.reject(refused);
     return this.run(async () => {
@@ -109,11 +113,21 @@ export class PostgresGameStore implements GameStore, TokenStore {
           JSON.stringify(dataOf(record)),
           expectedVersion,
           event ? JSON.stringify(event) : null,
+          index.deadline,
         ],
       });
       const saved = result.rowCount === 1;
       if (saved && ++this.updates % PRUNE_EVERY === 0) void this.prune();
       return saved;
+    });
+  }
+
+  clockedGames(): Promise<ClockedGame[]> {
+    return this.run(async () => {
+      const result = await this.pool.query<{ id: string; deadline: string }>(
+        'SELECT id, deadline FROM games WHERE deadline IS NOT NULL',
+      );
+      return result.rows.map(row => ({ id: row.id, deadline: Number(row.deadline) }));
     });
   }
 

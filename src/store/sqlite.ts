@@ -42,7 +42,10 @@ import type { GameRecord } from '../domain/game.ts';
 import {
   dataOf,
   loggedVersionError,
+  NO_INDEX,
   recordOf,
+  type ClockedGame,
+  type GameIndex,
   type GameData,
   type GameStore,
   type StateEvent,
@@ -94,9 +97,10 @@ interface Row {
 
 export class SqliteGameStore implements GameStore, TokenStore {
   private db!: Database.Database;
-  private insertStmt!: Database.Statement<[string, number, string, string, string]>;
+  private insertStmt!: Database.Statement<[string, number, string, string, string, number | null]>;
   private selectStmt!: Database.Statement<[string], Row>;
-  private updateStmt!: Database.Statement<[number, string, string, string, number]>;
+  private updateStmt!: Database.Statement<[number, string, string, number | null, string, number]>;
+  private clockedStmt!: Database.Statement<[], ClockedGame>;
   private probeStmt!: Database.Statement<[string]>;
   private tokenStmts!: ReturnType<typeof prepareTokenStatements>;
   private batchTx!: Database.Transaction<(writes: Pending[]) => boolean[]>;
@@ -129,10 +133,13 @@ export class SqliteGameStore implements GameStore, TokenStore {
   private attach(db: Database.Database): void {
     this.db = db;
     this.insertStmt = db.prepare(
-      'INSERT OR IGNORE INTO games (id, version, created_at, updated_at, data) VALUES (?, ?, ?, ?, ?)',
+      'INSERT OR IGNORE INTO games (id, version, created_at, updated_at, data, deadline) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.selectStmt = db.prepare('SELECT id, version, created_at, data FROM games WHERE id = ?');
-    this.updateStmt = db.prepare('UPDATE games SET version = ?, updated_at = ?, data = ? WHERE id = ? AND version = ?');
+    this.updateStmt = db.prepare(
+      'UPDATE games SET version = ?, updated_at = ?, data = ?, deadline = ? WHERE id = ? AND version = ?',
+    );
+    this.clockedStmt = db.prepare('SELECT id, deadline FROM games WHERE deadline IS NOT NULL');
     this.probeStmt = db.prepare(
       'INSERT INTO write_probe (id, written_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET written_at = excluded.written_at',
     );
@@ -164,11 +171,11 @@ export class SqliteGameStore implements GameStore, TokenStore {
     }
   }
 
-  create(record: GameRecord): Promise<boolean> {
+  create(record: GameRecord, { deadline }: GameIndex = NO_INDEX): Promise<boolean> {
     const data = JSON.stringify(dataOf(record));
     return this.enqueue(() => {
       const now = new Date().toISOString();
-      return this.insertStmt.run(record.id, record.version, record.createdAt, now, data).changes === 1;
+      return this.insertStmt.run(record.id, record.version, record.createdAt, now, data, deadline).changes === 1;
     });
   }
 
@@ -184,13 +191,14 @@ export class SqliteGameStore implements GameStore, TokenStore {
     );
   }
 
-  update(record: GameRecord, expectedVersion: number, event?: StateEvent): Promise<boolean> {
+  update(record: GameRecord, expectedVersion: number, event?: StateEvent, index = NO_INDEX): Promise<boolean> {
     const refused = loggedVersionError(record, expectedVersion, event);
     if (refused) return Promise.reject(refused);
     const data = JSON.stringify(dataOf(record));
     const logged = event && { gameId: record.id, version: record.version, json: JSON.stringify(event) };
     const write = () =>
-      this.updateStmt.run(record.version, new Date().toISOString(), data, record.id, expectedVersion).changes === 1;
+      this.updateStmt.run(record.version, new Date().toISOString(), data, index.deadline, record.id, expectedVersion)
+        .changes === 1;
     return this.enqueue(write, logged);
   }
 
@@ -257,6 +265,10 @@ export class SqliteGameStore implements GameStore, TokenStore {
 
   changesSince(id: string, afterVersion: number): Promise<StoredChange[]> {
     return Promise.resolve(this.log.since(id, afterVersion));
+  }
+
+  clockedGames(): Promise<ClockedGame[]> {
+    return this.read(() => this.clockedStmt.all());
   }
 
   insertToken(token: StoredToken): Promise<void> {

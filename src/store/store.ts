@@ -24,9 +24,25 @@ export interface StoredChange {
 /** How long a shared store's change log keeps an entry at least: long enough for any stream to catch up after a hiccup. */
 export const CHANGE_LOG_RETENTION_MS = 60 * 60 * 1000;
 
+/**
+ * What a store indexes a game by besides its record, derived from the whole game by the domain (`indexOf`): when
+ * its clock calls for the service to act, and whether it is over.
+ */
+export interface GameIndex {
+  deadline: number | null; // ms since the epoch; null: no clock runs out
+}
+
+export const NO_INDEX: GameIndex = Object.freeze({ deadline: null });
+
+/** A game whose clock will call for the service to act. */
+export interface ClockedGame {
+  id: string;
+  deadline: number; // ms since the epoch
+}
+
 export interface GameStore {
   /** Inserts a new game; resolves false when the id is already taken. */
-  create(record: GameRecord): Promise<boolean>;
+  create(record: GameRecord, index?: GameIndex): Promise<boolean>;
   get(id: string): Promise<GameRecord | undefined>;
   /**
    * Replaces a game if its stored version is still `expectedVersion`; resolves false otherwise. The event is
@@ -34,7 +50,9 @@ export interface GameStore {
    * several instances announce the change to the others (PostgreSQL NOTIFY) when it commits. An update with an
    * event must raise the version by one (the log holds one entry per version); one that does not rejects.
    */
-  update(record: GameRecord, expectedVersion: number, event?: StateEvent): Promise<boolean>;
+  update(record: GameRecord, expectedVersion: number, event?: StateEvent, index?: GameIndex): Promise<boolean>;
+  /** Every game with a deadline (a running clock, or a first move awaited): what the service's timers watch. */
+  clockedGames(): Promise<ClockedGame[]>;
   /**
    * The logged changes of a game after `afterVersion`, in version order. Entries may be gone (a caller that
    * finds a gap has to start over from the game itself): a shared store keeps them in the database for
@@ -74,7 +92,10 @@ export const recordOf = (id: string, version: number, createdAt: string, data: S
   createdAt,
   ...data,
   takebackOffer: data.takebackOffer ?? null,
+  clock: data.clock ?? null,
+  moveClocks: data.moveClocks ?? [],
 });
 
 /** Stored data as older versions of the service wrote it too. */
-export type StoredGameData = Omit<GameData, 'takebackOffer'> & Partial<Pick<GameData, 'takebackOffer'>>;
+export type StoredGameData = Omit<GameData, 'takebackOffer' | 'clock' | 'moveClocks'> &
+  Partial<Pick<GameData, 'takebackOffer' | 'clock' | 'moveClocks'>>;

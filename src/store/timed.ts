@@ -6,7 +6,7 @@
  * const store = timedStore(await openStore(url), () => metrics.storeCommit.startTimer());
  * ```
  */
-import type { GameStore, StateEvent } from './store.ts';
+import type { GameIndex, GameStore, StateEvent } from './store.ts';
 
 export function timedStore(store: GameStore, startTimer: () => () => void): GameStore {
   const timed =
@@ -20,10 +20,11 @@ export function timedStore(store: GameStore, startTimer: () => () => void): Game
       }
     };
   return {
-    create: timed(record => store.create(record)),
-    update: timed((record, expectedVersion: number, event?: StateEvent) =>
-      store.update(record, expectedVersion, event),
+    create: timed((record, index?: GameIndex) => store.create(record, index)),
+    update: timed((record, expectedVersion: number, event?: StateEvent, index?: GameIndex) =>
+      store.update(record, expectedVersion, event, index),
     ),
+    clockedGames: () => store.clockedGames(),
     get: id => store.get(id),
     changesSince: (id, afterVersion) => store.changesSince(id, afterVersion),
     ping: () => store.ping(),

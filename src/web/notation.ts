@@ -93,10 +93,12 @@ export function describe(state: GameState): StatusWords {
     fiftyMoveAvailable: 'Fifty-move rule: a draw can be claimed',
     promotionPending: 'Promotion: choose a piece',
     insufficientMaterial: 'Insufficient material',
+    outOfTime: `${mover} ran out of time`,
+    aborted: 'Aborted',
   };
   return {
     status: words[state.status],
     turn: ended ? 'Game over' : `${mover} to move`,
-    result: winner ? `${winner} wins` : ended ? 'Draw' : '',
+    result: winner ? `${winner} wins` : state.status === 'aborted' ? 'No result' : ended ? 'Draw' : '',
   };
 }

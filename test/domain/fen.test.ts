@@ -3,7 +3,8 @@
  */
 import { suite, test, type TestContext } from 'node:test';
 import { DomainError } from '../../src/domain/errors.ts';
-import { gameFromFen, makeMove, newGame, type Game } from '../../src/domain/game.ts';
+import { gameFromFen, newGame, type Game } from '../../src/domain/game.ts';
+import { makeMove } from '../../src/domain/transitions.ts';
 import { gameStateOf, legalMovesOf } from '../../src/domain/views.ts';
 import { INITIAL_FEN, makeFen, parseStrictFen } from '../../src/domain/notation.ts';
 import type { GameStatus } from '../../src/contract/vocabulary.ts';

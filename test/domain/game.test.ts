@@ -8,18 +8,8 @@
 import { suite, test, type TestContext } from 'node:test';
 import fc from 'fast-check';
 import { DomainError, type Result } from '../../src/domain/errors.ts';
-import {
-  drawAction,
-  gameFromFen,
-  makeMove,
-  newGame,
-  redo,
-  resign,
-  restoreGame,
-  undo,
-  type Change,
-  type Game,
-} from '../../src/domain/game.ts';
+import { gameFromFen, newGame, restoreGame, type Change, type Game } from '../../src/domain/game.ts';
+import { drawAction, makeMove, redo, resign, undo } from '../../src/domain/transitions.ts';
 import { exportPgn, gameFromPgn } from '../../src/domain/pgn.ts';
 import { gameStateOf, legalMovesOf } from '../../src/domain/views.ts';
 import { CHECKPOINT_PLIES } from '../../src/domain/line.ts';

@@ -6,16 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { test, type TestContext } from 'node:test';
-import {
-  drawAction,
-  gameFromFen,
-  makeMove,
-  newGame,
-  resign,
-  undo,
-  type Game,
-  type NewGameInput,
-} from '../../src/domain/game.ts';
+import { gameFromFen, newGame, type Game, type NewGameInput } from '../../src/domain/game.ts';
+import { drawAction, makeMove, resign, undo } from '../../src/domain/transitions.ts';
 import { exportPgn, gameFromPgn } from '../../src/domain/pgn.ts';
 import { fenOf, gameStateOf, legalMovesOf } from '../../src/domain/views.ts';
 import { DEFAULT_BLACK, DEFAULT_WHITE } from '../../src/domain/types.ts';

@@ -7,17 +7,8 @@
  */
 import { suite, test, type TestContext } from 'node:test';
 import { opposite } from 'chessops/util';
-import {
-  drawAction,
-  gameFromFen,
-  makeMove,
-  redo,
-  resign,
-  takebackAction,
-  undo,
-  type Change,
-  type Game,
-} from '../../src/domain/game.ts';
+import { gameFromFen, type Change, type Game } from '../../src/domain/game.ts';
+import { drawAction, makeMove, redo, resign, takebackAction, undo } from '../../src/domain/transitions.ts';
 import type { Result } from '../../src/domain/errors.ts';
 import { playerActor, seatsForNewGame, SERVICE, type Actor } from '../../src/domain/seats.ts';
 import { gameStateOf } from '../../src/domain/views.ts';

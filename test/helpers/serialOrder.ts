@@ -9,17 +9,8 @@
  * ```
  */
 import type { Result } from '../../src/domain/errors.ts';
-import {
-  drawAction,
-  makeMove,
-  redo,
-  resign,
-  takebackAction,
-  undo,
-  type Change,
-  type Game,
-  type GameRecord,
-} from '../../src/domain/game.ts';
+import { type Change, type Game, type GameRecord } from '../../src/domain/game.ts';
+import { drawAction, makeMove, redo, resign, takebackAction, undo } from '../../src/domain/transitions.ts';
 import { SERVICE, type Actor } from '../../src/domain/seats.ts';
 import { gameStateOf } from '../../src/domain/views.ts';
 import type { DrawAction, TakebackAction } from '../../src/contract/vocabulary.ts';

@@ -4,9 +4,10 @@ import type { GameStore } from '../../src/store/store.ts';
 /** A store that does what `store` does, except for the methods in `overrides`. */
 export function storeWith(store: GameStore, overrides: Partial<GameStore>): GameStore {
   return {
-    create: record => store.create(record),
+    create: (record, index) => store.create(record, index),
     get: id => store.get(id),
-    update: (record, expectedVersion, event) => store.update(record, expectedVersion, event),
+    update: (record, expectedVersion, event, index) => store.update(record, expectedVersion, event, index),
+    clockedGames: () => store.clockedGames(),
     changesSince: (id, afterVersion) => store.changesSince(id, afterVersion),
     ping: () => store.ping(),
     close: () => store.close(),
@@ -22,9 +23,9 @@ export function countingStore(store: GameStore): GameStore & { reads: number; up
         counted.reads++;
         return store.get(id);
       },
-      update: (record, expectedVersion, event) => {
+      update: (record, expectedVersion, event, index) => {
         counted.updates++;
-        return store.update(record, expectedVersion, event);
+        return store.update(record, expectedVersion, event, index);
       },
     }),
     { reads: 0, updates: 0 },

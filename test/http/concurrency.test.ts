@@ -176,6 +176,8 @@ test('the serial-order search finds real orders and rejects states the requests 
     pendingPromotion: null,
     drawOffer: null,
     takebackOffer: null,
+    clock: null,
+    moveClocks: [],
     result: null,
   });
   const ops: Op[] = [{ kind: 'redo' }, { kind: 'move', uci: 'g8f6' }, { kind: 'undo' }];

@@ -40,7 +40,13 @@ test('createGame without a body: 201, a new id, default players, the initial pos
   t.assert.equal(mediaType(res), 'application/json');
   const body = json(res);
   t.assert.match(body.gameId, /^[A-Za-z0-9]{8}$/);
-  t.assert.deepEqual(body, { gameId: body.gameId, white: DEFAULT_WHITE, black: DEFAULT_BLACK, state: INITIAL_STATE });
+  t.assert.deepEqual(body, {
+    gameId: body.gameId,
+    white: DEFAULT_WHITE,
+    black: DEFAULT_BLACK,
+    state: INITIAL_STATE,
+    clock: null,
+  });
   const got = await call(game(body.gameId));
   t.assert.equal(got.statusCode, 200);
   t.assert.equal(mediaType(got), 'application/json');
@@ -59,7 +65,13 @@ test('createGame with an empty JSON body, with {} and with a charset is the same
     const res = await call({ method: 'POST', url: '/api/board/game', ...request });
     t.assert.equal(res.statusCode, 201, `${JSON.stringify(request)}: ${res.body}`);
     const body = json(res);
-    t.assert.deepEqual(body, { gameId: body.gameId, white: DEFAULT_WHITE, black: DEFAULT_BLACK, state: INITIAL_STATE });
+    t.assert.deepEqual(body, {
+      gameId: body.gameId,
+      white: DEFAULT_WHITE,
+      black: DEFAULT_BLACK,
+      state: INITIAL_STATE,
+      clock: null,
+    });
   }
 });
 
@@ -112,7 +124,7 @@ test('unknown body properties are ignored and not echoed', async (t: TestContext
   });
   t.assert.equal(res.statusCode, 201);
   const body = json(res);
-  t.assert.deepEqual(Object.keys(body).sort(), ['black', 'gameId', 'state', 'white']);
+  t.assert.deepEqual(Object.keys(body).sort(), ['black', 'clock', 'gameId', 'state', 'white']);
   t.assert.deepEqual(body.white, { id: 'w', displayName: 'W' });
   t.assert.deepEqual(json(await call(game(body.gameId))).white, { id: 'w', displayName: 'W' });
 });

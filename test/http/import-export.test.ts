@@ -81,6 +81,7 @@ test('importFen: 201 GameFull at that position, no history, default or given pla
       drawOfferedBy: null,
       takebackOfferedBy: null,
     },
+    clock: null,
   });
   t.assert.deepEqual(json(await call(game(body.gameId))), body);
   assertError(await post(call, `${game(body.gameId)}/undo`), 'NO_UNDO');

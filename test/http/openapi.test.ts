@@ -100,7 +100,7 @@ test('GET /openapi.json: parameters, request bodies and schemas match the spec',
   const schemas = doc.components.schemas;
   const required = (name: string) => [...schemas[name].required].sort();
   t.assert.deepEqual(required('PlayerInfo'), ['displayName', 'id']);
-  t.assert.deepEqual(required('GameFull'), ['black', 'gameId', 'state', 'white']);
+  t.assert.deepEqual(required('GameFull'), ['black', 'clock', 'gameId', 'state', 'white']);
   t.assert.deepEqual(required('GameState'), [
     'drawOfferedBy',
     'fen',
@@ -119,13 +119,16 @@ test('GET /openapi.json: parameters, request bodies and schemas match the spec',
   t.assert.deepEqual(required('ApiError'), ['code', 'message']);
   t.assert.deepEqual(required('ImportFenRequest'), ['fen']);
   t.assert.deepEqual(required('ImportPgnRequest'), ['pgn']);
+  // The spec's ten, and the two of clocked games (DECISIONS §14).
   t.assert.deepEqual([...schemas.GameStatus.enum].sort(), [
+    'aborted',
     'check',
     'checkmate',
     'draw',
     'drawOffered',
     'fiftyMoveAvailable',
     'insufficientMaterial',
+    'outOfTime',
     'promotionPending',
     'resign',
     'stalemate',
@@ -179,6 +182,7 @@ test('the response checker resolves schema references and rejects bodies that do
     white: { id: 'a', displayName: 'A' },
     black: { id: 'b', displayName: 'B' },
     state,
+    clock: null,
   };
   t.assert.equal(checker.schemaErrors(checker.schema('GameFull'), full), undefined);
   t.assert.equal(checker.schemaErrors(checker.schema('GameState'), { ...state, winner: 'black' }), undefined);

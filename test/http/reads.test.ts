@@ -3,7 +3,7 @@
  * read per request on a shared store, and never a stale answer after a change, whichever instance made it.
  */
 import { test, type TestContext } from 'node:test';
-import { makeMove } from '../../src/domain/game.ts';
+import { makeMove } from '../../src/domain/transitions.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { assertError, gameWithMoves, json, makeSharedApp, makeTestApp } from '../helpers/app.ts';
 

@@ -3,7 +3,7 @@
  * when no other instance changed the game, and every request judged on the game's current version when one did.
  */
 import { test, type TestContext } from 'node:test';
-import { makeMove } from '../../src/domain/game.ts';
+import { makeMove } from '../../src/domain/transitions.ts';
 import { MAX_CONFLICT_RETRIES } from '../../src/service/games.ts';
 import { assertError, gameWithMoves, json, makeSharedApp } from '../helpers/app.ts';
 

@@ -4,7 +4,8 @@
  * evicted one is read back from it.
  */
 import { test, type TestContext } from 'node:test';
-import { approximateBytes, makeMove, undo } from '../../src/domain/game.ts';
+import { approximateBytes } from '../../src/domain/game.ts';
+import { makeMove, undo } from '../../src/domain/transitions.ts';
 import { gameStateOf } from '../../src/domain/views.ts';
 import { ChangeFeed } from '../../src/bus/feed.ts';
 import { GameService } from '../../src/service/games.ts';

@@ -29,6 +29,8 @@ export function makeRecord(fields: Partial<GameRecord> = {}): GameRecord {
     drawOffer: null,
     takebackOffer: null,
     result: null,
+    clock: null,
+    moveClocks: [],
     ...fields,
   };
 }

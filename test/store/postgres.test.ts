@@ -39,11 +39,11 @@ describe('PostgreSQL store', { skip }, () => {
     const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
     t.assert.deepEqual(
       rows.map(row => row.version),
-      [1, 2, 3],
+      [1, 2, 3, 4],
     );
   });
 
-  test('a committed update is announced with its game id and version, a refused one is not', async (t: TestContext) => {
+  test('a committed update is announced with its game id, version and deadline, a refused one is not', async (t: TestContext) => {
     const store = await PostgresGameStore.open(db.url);
     t.after(() => store.close());
     const listener = new pg.Client({ connectionString: db.url });
@@ -58,7 +58,7 @@ describe('PostgreSQL store', { skip }, () => {
     t.assert.equal(await store.update({ ...record, version: 2, moves: ['d2d4'] }, 1, stateEvent(['d2d4'])), false);
     t.assert.equal(await store.update({ ...record, version: 3, moves: [] }, 2, stateEvent([])), true);
     for (let i = 0; i < 100 && heard.length < 2; i++) await new Promise(resolve => setTimeout(resolve, 20));
-    t.assert.deepEqual(heard, [`${record.id} 2`, `${record.id} 3`]);
+    t.assert.deepEqual(heard, [`${record.id} 2 -`, `${record.id} 3 -`]);
   });
 
   test('an unreachable database is UNAVAILABLE, quickly', async (t: TestContext) => {

@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { test, type TestContext } from 'node:test';
-import { makeMove, redo, undo } from '../../src/domain/game.ts';
+import { makeMove, redo, undo } from '../../src/domain/transitions.ts';
 import {
   dechunk,
   listenApp,
@@ -48,7 +48,7 @@ test('a client that stops reading is cut; the others get everything and memory s
   let cutAt = 0;
   const open = () => server.openStreams();
   for (let i = 0; i < 20_000 && open() === 2; i++) {
-    const change = await server.games.change(id, i % 2 === 0 ? undo : redo);
+    const change = await server.games.change(id, i % 2 === 0 ? g => undo(g) : g => redo(g));
     const text = JSON.stringify({ type: 'gameState', state: change.event.state });
     expected.push(text);
     largest = Math.max(largest, text.length + 1);
@@ -83,7 +83,7 @@ test('a client that stops reading is cut; the others get everything and memory s
 
   // 5. The reader goes on: a few more changes, and it has every event exactly once.
   for (let i = 0; i < 3; i++) {
-    const change = await server.games.change(id, expected.length % 2 === 0 ? undo : redo);
+    const change = await server.games.change(id, expected.length % 2 === 0 ? g => undo(g) : g => redo(g));
     expected.push(JSON.stringify({ type: 'gameState', state: change.event.state }));
   }
   await reader.waitForEvents(1 + expected.length);
@@ -126,7 +126,7 @@ test('a stream with an event every few milliseconds gets no heartbeat', async (t
   let count = 0;
   await new Promise<void>(resolve => {
     const timer = setInterval(() => {
-      void server.games.change(id, count % 2 === 0 ? g => makeMove(g, 'e2e4') : undo);
+      void server.games.change(id, count % 2 === 0 ? g => makeMove(g, 'e2e4') : g => undo(g));
       if (++count === 75) {
         clearInterval(timer);
         resolve();

@@ -21,7 +21,8 @@ import { newGameId } from '../../src/service/ids.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import type { GameStore } from '../../src/store/store.ts';
 import type { Result } from '../../src/domain/errors.ts';
-import { drawAction, makeMove, newGame, undo, type Change, type Game } from '../../src/domain/game.ts';
+import { newGame, type Change, type Game } from '../../src/domain/game.ts';
+import { drawAction, makeMove, undo } from '../../src/domain/transitions.ts';
 import { legalMovesOf } from '../../src/domain/views.ts';
 
 /** Generous bounds: these tests must pass on a loaded two-core machine. */

@@ -45,6 +45,7 @@ function full(fields: Partial<GameState> = {}): GameFull {
     white: { id: 'p1', displayName: 'Ann' },
     black: { id: 'p2', displayName: 'Bob' },
     state: state(fields),
+    clock: null,
   };
 }
 

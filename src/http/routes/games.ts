@@ -5,9 +5,10 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { drawAction, makeMove, redo, resign, takebackAction, undo, type Game } from '../../domain/game.ts';
+import { type Game } from '../../domain/game.ts';
+import { abort, drawAction, makeMove, redo, resign, takebackAction, undo } from '../../domain/transitions.ts';
 import { exportPgn } from '../../domain/pgn.ts';
-import { fenOf, gameFullOf, legalMovesOf } from '../../domain/views.ts';
+import { fenOf, gameFullOf, isTicking, legalMovesOf } from '../../domain/views.ts';
 import type { GameService } from '../../service/games.ts';
 import type { Metrics } from '../metrics.ts';
 import { foundGame, requireGame } from '../requireGame.ts';
@@ -41,7 +42,8 @@ const CREATE_ERRORS = [400, 401, 403, 429] as const;
 
 /**
  * Answers of reads, serialized once per game version (a Game never changes; a change makes a new one) with
- * the route's own response serializer: a game read many times between two moves costs a lookup per read.
+ * the route's own response serializer: a game read many times between two moves costs a lookup per read. A game
+ * whose clock runs is the exception: its state tells the time left now, so it is made for each read.
  */
 const gameFullJson = new WeakMap<Game, string>();
 const legalMovesJson = new WeakMap<Game, string>();
@@ -82,10 +84,10 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
       ),
     },
     async (request, reply) => {
-      const { white, black } = request.body;
-      const game = await games.create({ white, black }, request.actor);
+      const { white, black, clock } = request.body;
+      const game = await games.create({ white, black, clock }, request.actor);
       metrics.gamesCreated.inc();
-      return reply.code(201).send(gameFullOf(game));
+      return reply.code(201).send(gameFullOf(game, games.now()));
     },
   );
 
@@ -101,10 +103,10 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
       ),
     },
     async (request, reply) => {
-      const { fen, white, black } = request.body;
-      const game = await games.importFen({ white, black }, fen, request.actor);
+      const { fen, white, black, clock } = request.body;
+      const game = await games.importFen({ white, black, clock }, fen, request.actor);
       metrics.gamesCreated.inc();
-      return reply.code(201).send(gameFullOf(game));
+      return reply.code(201).send(gameFullOf(game, games.now()));
     },
   );
 
@@ -120,9 +122,9 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
       ),
     },
     async (request, reply) => {
-      const game = await games.importPgn(request.body.pgn, request.actor);
+      const game = await games.importPgn(request.body.pgn, request.actor, request.body.clock);
       metrics.gamesCreated.inc();
-      return reply.code(201).send(gameFullOf(game));
+      return reply.code(201).send(gameFullOf(game, games.now()));
     },
   );
 
@@ -140,7 +142,8 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     },
     (request, reply) => {
       const game = foundGame(request);
-      sendCached(reply, gameFullJson, game, () => gameFullOf(game));
+      if (isTicking(game)) void reply.send(gameFullOf(game, games.now()));
+      else sendCached(reply, gameFullJson, game, () => gameFullOf(game, games.now()));
     },
   );
 
@@ -157,7 +160,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
       ),
     },
     async request => {
-      await games.change(request.params.gameId, game => resign(game, request.actor));
+      await games.change(request.params.gameId, (game, now) => resign(game, request.actor, now));
       return { ok: true as const };
     },
   );
@@ -180,7 +183,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     },
     async request => {
       const { gameId, uci } = request.params;
-      const { state } = (await games.change(gameId, game => makeMove(game, uci, request.actor))).event;
+      const { state } = (await games.change(gameId, (game, now) => makeMove(game, uci, request.actor, now))).event;
       if (state.status !== 'promotionPending') metrics.movesApplied.inc();
       return state;
     },
@@ -218,7 +221,8 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
         CHANGE_ERRORS,
       ),
     },
-    async request => (await games.change(request.params.gameId, game => undo(game, request.actor))).event.state,
+    async request =>
+      (await games.change(request.params.gameId, (game, now) => undo(game, request.actor, now))).event.state,
   );
 
   app.post(
@@ -233,7 +237,8 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
         CHANGE_ERRORS,
       ),
     },
-    async request => (await games.change(request.params.gameId, game => redo(game, request.actor))).event.state,
+    async request =>
+      (await games.change(request.params.gameId, (game, now) => redo(game, request.actor, now))).event.state,
   );
 
   app.post(
@@ -250,7 +255,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     },
     async request => {
       const { gameId, action } = request.params;
-      await games.change(gameId, game => drawAction(game, action, request.actor));
+      await games.change(gameId, (game, now) => drawAction(game, action, request.actor, now));
       return { ok: true as const };
     },
   );
@@ -273,7 +278,29 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     },
     async request => {
       const { gameId, action } = request.params;
-      await games.change(gameId, game => takebackAction(game, action, request.actor));
+      await games.change(gameId, (game, now) => takebackAction(game, action, request.actor, now));
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/:gameId/abort',
+    {
+      preValidation: gameToChange,
+      schema: operation(
+        'abortGame',
+        'End a clocked game before both sides have moved once',
+        {
+          description:
+            'A clocked game ends as aborted, without a winner, while not both sides have made their first move; later, or on an untimed game, ABORT_NOT_AVAILABLE.',
+          params: GameIdParams,
+        },
+        { 200: ref(OkResponse) },
+        CHANGE_ERRORS,
+      ),
+    },
+    async request => {
+      await games.change(request.params.gameId, (game, now) => abort(game, request.actor, now));
       return { ok: true as const };
     },
   );

@@ -1,0 +1,319 @@
+/**
+ * The transitions of a game (DECISIONS §4-§6, §13, §14). Each is `(game, input, actor, now) => Result<Change>`:
+ * the next game (version + 1) and the one gameState event it causes, or a DomainError and no change. `actor` is
+ * who acts (seats.ts); `now` is the time of the change in milliseconds since the epoch, which a clocked game
+ * needs (an untimed one ignores it).
+ *
+ * Order of checks in each: GAME_OVER (also when a clock's deadline has passed), the seat, then the action's own
+ * rules.
+ *
+ * ```ts
+ * const change = makeMove(game, 'e2e4', SERVICE, Date.now());
+ * if (change.ok) save(change.value.game);
+ * const flagged = expire(game, now); // the flag or the abort, once its deadline has come
+ * ```
+ */
+import type { NormalMove } from 'chessops/types';
+import { opposite } from 'chessops/util';
+import type { Color, DrawAction, TakebackAction } from '../contract/vocabulary.ts';
+import { afterMove, afterRewind, deadlineOf, stopped, type Clock } from './clock.ts';
+import { DomainError, err, ok, type Result } from './errors.ts';
+import { derive, firstMoverOf, lineOf, type Change, type FinalResult, type Game, type GameRecord } from './game.ts';
+import { growingCopy, playOn, withoutLastMove } from './line.ts';
+import { checkMove } from './moves.ts';
+import { answererOf, mayRewind, moverOf, ownSideOf, SERVICE, sidesOf, type Actor } from './seats.ts';
+import { hasMatingMaterial, isOver, statusOf } from './status.ts';
+import { gameStateEvent } from './views.ts';
+
+/** The time of a change: a clocked game cannot change without it. */
+function timeOf(game: Game, now: number | undefined): number {
+  if (now !== undefined) return now;
+  if (game.record.clock) throw new Error(`game ${game.record.id} is clocked: a change needs the time`);
+  return 0;
+}
+
+/** When the game's clock calls for the service to act (a flag, or an abort), if it does. */
+export const deadlineOfGame = (game: Game): number | undefined =>
+  game.record.clock ? deadlineOf(game.record.clock, game.pos.turn, isOver(game)) : undefined;
+
+/** GAME_OVER for an ended game, and for a clocked one whose deadline has passed (before the service ends it). */
+function closed(game: Game, now: number): Result<never> | undefined {
+  if (isOver(game)) return err(new DomainError('GAME_OVER', `the game is over (${statusOf(game)})`));
+  const deadline = deadlineOfGame(game);
+  if (deadline !== undefined && deadline <= now) {
+    const why = game.record.clock!.phase === 2 ? `${game.pos.turn} ran out of time` : 'it was not started in time';
+    return err(new DomainError('GAME_OVER', `the game is over (${why})`));
+  }
+  return undefined;
+}
+
+/** GAME_OVER for a final end (resignation, agreed or claimed draw, flag, abort) or a passed deadline: what undo,
+ * redo see (an end of the position itself can be undone). */
+const finallyClosed = (game: Game, now: number): Result<never> | undefined =>
+  game.record.result ? closed(game, now) : game.positionEnd ? undefined : closed(game, now);
+
+/** A transition's success: the next game (its version already counted) and the event it causes at `now`. */
+const changed = (next: Game, now: number): Result<Change> => ok({ game: next, event: gameStateEvent(next, now) });
+
+/** The game with `record` as its next version, nothing else derived changing. */
+const change = (game: Game, record: Omit<GameRecord, 'version'>, now: number): Result<Change> =>
+  changed({ ...game, record: { ...record, version: game.record.version + 1 } }, now);
+
+/** What a change of position clears: a pending promotion and both kinds of offer. */
+const CLEARED_BY_POSITION = { pendingPromotion: null, drawOffer: null, takebackOffer: null } as const;
+
+/** The clock of a game that ends at `now`: the side to move is charged up to then. */
+const clockAtEnd = (game: Game, now: number): Clock | null =>
+  game.record.clock && stopped(game.record.clock, game.pos.turn, now);
+
+/** The game ended for good with `result` at `now`: nothing stays pending, the clock stops. */
+const ended = (game: Game, result: FinalResult, now: number): Result<Change> =>
+  change(game, { ...game.record, ...CLEARED_BY_POSITION, result, clock: clockAtEnd(game, now) }, now);
+
+/**
+ * Plays a legal chessops move (already checked) at `now`: the next version, with `redo` as its redo stack and
+ * `clock` as the clock after it (undefined: the clock after a move, with its increment).
+ */
+function playMove(
+  game: Game,
+  move: NormalMove,
+  uci: string,
+  redo: readonly string[],
+  now: number,
+  clock?: Clock,
+): Game {
+  const pos = game.pos.clone();
+  const line = growingCopy(lineOf(game));
+  playOn(line, pos, move, uci);
+  const mover = game.pos.turn;
+  const before = game.record.clock;
+  const after = clock ?? (before && afterMove(before, mover, now, firstMoverOf(game)));
+  const record: GameRecord = {
+    ...game.record,
+    ...CLEARED_BY_POSITION,
+    version: game.record.version + 1,
+    redo,
+    clock: after,
+    moveClocks: after ? [...game.record.moveClocks, after[mover]] : game.record.moveClocks,
+  };
+  return derive(record, pos, game.startPly, line);
+}
+
+/**
+ * The clock after an undo, redo or takeback at `now`: the side to move is charged (nothing is given back) and the
+ * new side to move runs; after an end of the position, which stopped the clock, it only runs again.
+ */
+function rewound(game: Game, now: number): Clock | null {
+  const { clock } = game.record;
+  if (!clock) return null;
+  return game.positionEnd ? { ...clock, since: now } : afterRewind(clock, game.pos.turn, now);
+}
+
+/** The game `count` moves back at `now`, with `redo` as its redo stack (the next version); no time given back. */
+function takeBack(game: Game, count: number, redo: readonly string[], now: number): Game {
+  let line = lineOf(game);
+  let pos = game.pos;
+  for (let i = 0; i < count; i++) ({ line, pos } = withoutLastMove(line));
+  const { clock, moveClocks } = game.record;
+  const record: GameRecord = {
+    ...game.record,
+    ...CLEARED_BY_POSITION,
+    version: game.record.version + 1,
+    redo,
+    clock: rewound(game, now),
+    moveClocks: clock ? moveClocks.slice(0, moveClocks.length - count) : moveClocks,
+  };
+  return derive(record, pos, game.startPly, line);
+}
+
+/**
+ * DECISIONS §4 and §13: GAME_OVER, then the seat (only the side to move), then legality; a pawn reaching the
+ * last rank without a piece is held pending.
+ */
+export function makeMove(game: Game, uci: string, actor: Actor = SERVICE, at?: number): Result<Change> {
+  const now = timeOf(game, at);
+  const over = closed(game, now);
+  if (over) return over;
+  const seat = moverOf(game.record, game.pos.turn, actor);
+  if (!seat.ok) return seat;
+  const check = checkMove(game.pos, uci);
+  switch (check.kind) {
+    case 'illegal':
+      return err(new DomainError('INVALID_MOVE', check.reason, 'uci'));
+    case 'needsPromotion':
+      return change(game, { ...game.record, pendingPromotion: uci }, now);
+    case 'legal':
+      return changed(playMove(game, check.move, uci, [], now), now);
+  }
+}
+
+/** DECISIONS §5; between two different players undo and redo are takebacks (§13). */
+export function undo(game: Game, actor: Actor = SERVICE, at?: number): Result<Change> {
+  const now = timeOf(game, at);
+  const { record } = game;
+  const over = finallyClosed(game, now);
+  if (over) return over;
+  const allowed = mayRewind(record, actor);
+  if (!allowed.ok) return allowed;
+  const last = record.moves.at(-1);
+  if (last === undefined) return err(new DomainError('NO_UNDO', 'there is no move to undo'));
+  return changed(takeBack(game, 1, [...record.redo, last], now), now);
+}
+
+export function redo(game: Game, actor: Actor = SERVICE, at?: number): Result<Change> {
+  const now = timeOf(game, at);
+  const { record } = game;
+  const over = finallyClosed(game, now);
+  if (over) return over;
+  const allowed = mayRewind(record, actor);
+  if (!allowed.ok) return allowed;
+  const uci = record.redo.at(-1);
+  if (uci === undefined) return err(new DomainError('NO_REDO', 'there is no move to redo'));
+  const check = checkMove(game.pos, uci);
+  if (check.kind !== 'legal') throw new Error(`game ${record.id}: redo move ${uci} is not legal`);
+  // A redo is no move of the clock's: the side to move is charged, no increment is added.
+  const clock = rewound(game, now);
+  return changed(playMove(game, check.move, uci, record.redo.slice(0, -1), now, clock ?? undefined), now);
+}
+
+/** The actor's side resigns (the side to move for an actor holding both); the other side wins. */
+export function resign(game: Game, actor: Actor = SERVICE, at?: number): Result<Change> {
+  const now = timeOf(game, at);
+  const over = closed(game, now);
+  if (over) return over;
+  const side = ownSideOf(game.record, game.pos.turn, actor);
+  if (!side.ok) return side;
+  return ended(game, { kind: 'resign', winner: opposite(side.value) }, now);
+}
+
+/** DECISIONS §6 and §13, after the action itself was validated: GAME_OVER, the seat, then the action's own rule. */
+export function drawAction(game: Game, action: DrawAction, actor: Actor = SERVICE, at?: number): Result<Change> {
+  const now = timeOf(game, at);
+  const over = closed(game, now);
+  if (over) return over;
+  const { record } = game;
+  switch (action) {
+    case 'offer': {
+      const side = ownSideOf(record, game.pos.turn, actor);
+      if (!side.ok) return side;
+      if (record.drawOffer) {
+        return err(new DomainError('DRAW_ALREADY_OFFERED', `${record.drawOffer} has already offered a draw`));
+      }
+      return change(game, { ...record, drawOffer: side.value }, now);
+    }
+    case 'accept':
+    case 'decline': {
+      const answerer = answererOf(record, record.drawOffer, actor, 'draw');
+      if (!answerer.ok) return answerer;
+      if (!record.drawOffer) return err(new DomainError('NO_DRAW_OFFER', `there is no draw offer to ${action}`));
+      if (action === 'decline') return change(game, { ...record, drawOffer: null }, now);
+      return ended(game, { kind: 'drawAgreed' }, now);
+    }
+    case 'claim': {
+      const seat = moverOf(record, game.pos.turn, actor);
+      if (!seat.ok) return seat;
+      if (game.pos.halfmoves < 100) {
+        return err(
+          new DomainError(
+            'CLAIM_NOT_AVAILABLE',
+            `a fifty-move draw can be claimed only after 50 moves by each side without a capture or pawn move (halfmove clock ${game.pos.halfmoves} of 100)`,
+          ),
+        );
+      }
+      return ended(game, { kind: 'drawClaimed' }, now);
+    }
+  }
+}
+
+/**
+ * Takebacks by consent (DECISIONS §13): GAME_OVER, the seat, then the action's own rule. An offer is made for the
+ * actor's side (for an actor holding both, the side that made the last move) and needs a move of that side;
+ * accepting takes back the offerer's last move and the reply made since, if any, so that the offerer is to move
+ * again, and empties the redo stack.
+ */
+export function takebackAction(
+  game: Game,
+  action: TakebackAction,
+  actor: Actor = SERVICE,
+  at?: number,
+): Result<Change> {
+  const now = timeOf(game, at);
+  const over = closed(game, now);
+  if (over) return over;
+  const { record } = game;
+  const turn = game.pos.turn;
+  switch (action) {
+    case 'offer': {
+      const side = ownSideOf(record, opposite(turn), actor);
+      if (!side.ok) return side;
+      if (record.takebackOffer) {
+        return err(
+          new DomainError('TAKEBACK_ALREADY_OFFERED', `${record.takebackOffer} has already offered a takeback`),
+        );
+      }
+      if (movesToTakeBack(record.moves.length, turn, side.value) === 0) {
+        return err(new DomainError('NO_MOVE_TO_TAKE_BACK', `${side.value} has made no move in this game to take back`));
+      }
+      return change(game, { ...record, takebackOffer: side.value }, now);
+    }
+    case 'accept':
+    case 'decline': {
+      const offeredBy = record.takebackOffer;
+      const answerer = answererOf(record, offeredBy, actor, 'takeback');
+      if (!answerer.ok) return answerer;
+      if (!offeredBy) return err(new DomainError('NO_TAKEBACK_OFFER', `there is no takeback offer to ${action}`));
+      if (action === 'decline') return change(game, { ...record, takebackOffer: null }, now);
+      return changed(takeBack(game, movesToTakeBack(record.moves.length, turn, offeredBy), [], now), now);
+    }
+  }
+}
+
+/**
+ * How many moves a takeback for `side` undoes: its last move, and the reply made since if any (so that `side` is
+ * to move again); 0 when `side` has made no move among the `played` ones.
+ */
+function movesToTakeBack(played: number, turn: Color, side: Color): number {
+  const count = side === turn ? 2 : 1;
+  return played >= count ? count : 0;
+}
+
+/**
+ * DECISIONS §14: a clocked game whose clock does not run yet (not both sides have moved once) ends as `aborted`,
+ * by a player holding a side or by the service; later, or on an untimed game, ABORT_NOT_AVAILABLE.
+ */
+export function abort(game: Game, actor: Actor = SERVICE, at?: number): Result<Change> {
+  const now = timeOf(game, at);
+  const over = closed(game, now);
+  if (over) return over;
+  if (sidesOf(game.record, actor).length === 0) {
+    return err(new DomainError('NOT_A_PLAYER', 'this player holds no side of the game and cannot abort it'));
+  }
+  const { clock } = game.record;
+  if (!clock) return err(new DomainError('ABORT_NOT_AVAILABLE', 'only a clocked game can be aborted'));
+  if (clock.phase === 2) {
+    return err(new DomainError('ABORT_NOT_AVAILABLE', 'both sides have moved: the game can no longer be aborted'));
+  }
+  return ended(game, { kind: 'aborted' }, now);
+}
+
+/**
+ * What the service does at a clocked game's deadline (DECISIONS §14): once a running clock reaches zero the game
+ * ends as `outOfTime` (the other side wins, unless it has no mating material); a game whose side to move has not
+ * made its first move in time ends as `aborted`. Undefined before the deadline, or on a game already over.
+ */
+export function expire(game: Game, now: number): Change | undefined {
+  const deadline = deadlineOfGame(game);
+  const clock = game.record.clock;
+  if (deadline === undefined || deadline > now || !clock) return undefined;
+  if (clock.phase < 2) return must(ended(game, { kind: 'aborted' }, now));
+  const loser = game.pos.turn;
+  const winner = opposite(loser);
+  const result: FinalResult = { kind: 'outOfTime', winner: hasMatingMaterial(game.pos, winner) ? winner : null };
+  const flagged: Clock = { ...clock, [loser]: 0, since: now };
+  return must(change(game, { ...game.record, ...CLEARED_BY_POSITION, result, clock: flagged }, now));
+}
+
+function must(result: Result<Change>): Change {
+  if (!result.ok) throw result.error;
+  return result.value;
+}
