@@ -1,6 +1,7 @@
 /**
- * The page's client of the service's public REST API (`/api/board/game`). Every request carries the API token
- * when one is set; every failure becomes an `ApiError` with the service's own code and message.
+ * The page's client of the service's public REST API (`/api/board/game`, and `/api/account` for who the token
+ * acts as). Every request carries the API token when one is set; every failure becomes an `ApiError` with the
+ * service's own code and message.
  *
  * ```ts
  * const game = await api.create({ white: { id: 'w', displayName: 'Ann' } });
@@ -10,11 +11,11 @@
 
 // The API's shapes and vocabularies, declared once for the service and the page (types only: the bundle holds
 // none of the schema library).
-import type { ApiErrorBody, GameFull, GameState, LegalMove, PlayerInfo } from '../contract/shapes.ts';
-import type { DrawAction } from '../contract/vocabulary.ts';
+import type { Account, ApiErrorBody, GameFull, GameState, LegalMove, PlayerInfo } from '../contract/shapes.ts';
+import type { DrawAction, TakebackAction } from '../contract/vocabulary.ts';
 
-export type { ApiErrorBody, GameFull, GameState, LegalMove, PlayerInfo } from '../contract/shapes.ts';
-export type { Color, DrawAction, GameStatus } from '../contract/vocabulary.ts';
+export type { Account, ApiErrorBody, GameFull, GameState, LegalMove, PlayerInfo } from '../contract/shapes.ts';
+export type { Color, DrawAction, GameStatus, TakebackAction } from '../contract/vocabulary.ts';
 export { ENDED_STATUSES } from '../contract/vocabulary.ts';
 
 /** An error answered by the service (status >= 400), or NETWORK when it could not be reached. */
@@ -41,6 +42,7 @@ const TOKEN_KEY = 'chess.apiToken';
 let memoryToken: string | undefined; // the token set on this page, also when storage is disabled
 
 export function getToken(): string {
+  if (memoryToken !== undefined) return memoryToken;
   try {
     return localStorage.getItem(TOKEN_KEY) ?? '';
   } catch {
@@ -61,7 +63,7 @@ export function setToken(token: string): void {
 /** Request headers with `Authorization: Bearer` when a token is set. */
 export function authHeaders(extra: Record<string, string> = {}): Headers {
   const headers = new Headers(extra);
-  const token = memoryToken ?? getToken();
+  const token = getToken();
   if (token) headers.set('authorization', `Bearer ${token}`);
   return headers;
 }
@@ -122,6 +124,8 @@ export const api = {
   redo: (id: string) => json<GameState>('POST', `${game(id)}/redo`),
   resign: (id: string) => json<{ ok: true }>('POST', `${game(id)}/resign`),
   draw: (id: string, action: DrawAction) => json<{ ok: true }>('POST', `${game(id)}/draw/${action}`),
+  takeback: (id: string, action: TakebackAction) => json<{ ok: true }>('POST', `${game(id)}/takeback/${action}`),
+  account: () => json<Account>('GET', '/api/account'),
   importFen: (body: NewGame & { fen: string }) => json<GameFull>('POST', `${BASE}/import/fen`, body),
   importPgn: (pgn: string) => json<GameFull>('POST', `${BASE}/import/pgn`, { pgn }),
   exportFen: (id: string) => text(`${game(id)}/export/fen`),

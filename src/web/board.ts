@@ -1,10 +1,10 @@
 /**
- * The board (chessground): drawn from the state shown, with the legal moves as its destinations; a piece moved
- * on it is handed to `onMove`. The page's only chessground code.
+ * The board (chessground): drawn from the state shown, with the legal moves as its destinations when the page
+ * may move the side to move; a piece moved on it is handed to `onMove`. The page's only chessground code.
  *
  * ```ts
  * const board = new Board(element, (orig, dest) => play(orig, dest));
- * board.show(state, legal, 'white');
+ * board.show(state, legal, 'white', true);
  * ```
  */
 import { Chessground } from '@lichess-org/chessground';
@@ -39,8 +39,8 @@ export class Board {
     });
   }
 
-  /** Shows `state` (the start position without one); the side to move may play the legal moves. */
-  show(state: GameState | undefined, legal: readonly LegalMove[], orientation: Color): void {
+  /** Shows `state` (the start position without one); with `mayMove`, the side to move may play the legal moves. */
+  show(state: GameState | undefined, legal: readonly LegalMove[], orientation: Color, mayMove: boolean): void {
     if (!state) {
       this.api.set({
         fen: START_FEN,
@@ -53,16 +53,16 @@ export class Board {
       this.element.dataset.movable = '';
       return;
     }
-    const ended = isEnded(state);
+    const movable = mayMove && !isEnded(state);
     const last = state.moves.at(-1);
-    const dests = ended ? new Map<Key, Key[]>() : (destinations(legal) as Map<Key, Key[]>);
+    const dests = movable ? (destinations(legal) as Map<Key, Key[]>) : new Map<Key, Key[]>();
     this.api.set({
       fen: state.fen,
       orientation,
       turnColor: state.turn,
       lastMove: last ? [last.slice(0, 2) as Key, last.slice(2, 4) as Key] : undefined,
       check: isCheck(state.fen) ? state.turn : false,
-      movable: { color: ended ? undefined : state.turn, dests },
+      movable: { color: movable ? state.turn : undefined, dests },
     });
     // For people and tests alike: whose pieces can be moved now ('' while the legal moves are loading).
     this.element.dataset.movable = dests.size > 0 ? state.turn : '';

@@ -6,10 +6,12 @@
  *   game's NDJSON stream (gameFull, then gameState per change), so every window on a game stays in sync.
  * - An action's own answer is shown at once unless the stream has already delivered something newer; the
  *   stream's order is the truth, and a reconnect's gameFull repairs anything missed.
+ * - With a player token, `GET /api/account` names the player, and the page offers only what the service lets
+ *   that player do in the game (state.ts, controlsOf); without one it acts for any side.
  *
  * This module wires events to the state (state.ts, no DOM) and redraws (render.ts, board.ts) after each change.
  */
-import { api, asApiError, setToken, type GameFull, type GameState } from './api.ts';
+import { api, asApiError, getToken, setToken, type Account, type GameFull, type GameState } from './api.ts';
 import { Board } from './board.ts';
 import { copy, download } from './export.ts';
 import { toUci } from './notation.ts';
@@ -19,30 +21,87 @@ import {
   answerIsCurrent,
   applyGame,
   applyState,
+  controlsOf,
   idFromInput,
   idFromPath,
   isEnded,
   movesFor,
   needsLegal,
   newSession,
+  orientationFor,
   playersOf,
   promotionToAsk,
+  seatsOf,
   type Session,
 } from './state.ts';
 import { GameStream } from './stream.ts';
-import type { Color, DrawAction } from '../contract/vocabulary.ts';
+import type { Color, DrawAction, TakebackAction } from '../contract/vocabulary.ts';
 import './style.css';
 
 /** The game on the page, with the stream that follows it. */
 let session: (Session & { stream?: GameStream }) | undefined;
+/** Who the page acts as: no player (any side) without a token; undefined while the service has not said. */
+let account: Account | undefined = getToken() ? undefined : { player: null };
+let accountRequest = 0;
+let orientedFor: Session | undefined; // the game whose orientation was chosen for the page's seat
 let orientation: Color = 'white';
 let legalRequest = 0;
 
 const board = new Board(ui.board, onBoardMove);
 const picker = new PromotionPicker(ui.promotion);
 
-const render = (): void => renderPage(session, orientation, board);
-const renderBoard = (): void => board.show(session?.game?.state, session?.legal ?? [], orientation);
+const seats = (): Color[] => seatsOf(session?.game, account);
+const render = (): void => renderPage(session, account, orientation, board);
+const renderBoard = (): void =>
+  board.show(
+    session?.game?.state,
+    session?.legal ?? [],
+    orientation,
+    controlsOf(session?.game?.state, seats()).move === 'enabled',
+  );
+
+// ---------------------------------------------------------------------------------------------- account
+
+/**
+ * Asks the service who the token acts as. A service without player tokens answers 404: any side. A refused
+ * token waits for another one; other failures are retried.
+ */
+async function loadAccount(retryMs = 1000): Promise<void> {
+  const request = ++accountRequest;
+  if (!getToken()) {
+    showAccount({ player: null });
+    return;
+  }
+  account = undefined;
+  try {
+    const answer = await api.account();
+    if (request === accountRequest) showAccount(answer);
+  } catch (error) {
+    if (request !== accountRequest) return;
+    const apiError = asApiError(error);
+    if (apiError.status === 404) showAccount({ player: null });
+    else if (apiError.status === 401) showError(ui.error, apiError);
+    else {
+      window.setTimeout(() => {
+        if (request === accountRequest) void loadAccount(Math.min(retryMs * 2, 30_000));
+      }, retryMs);
+    }
+  }
+}
+
+function showAccount(answer: Account): void {
+  account = answer;
+  orient();
+  render();
+  if (session) promptPendingPromotion(session);
+}
+
+/** Once per game, turns the board so that a player's own side is at the bottom. */
+function orient(): void {
+  if (!session?.game || !account || orientedFor === session) return;
+  orientedFor = session;
+  orientation = orientationFor(seats()) ?? orientation;
+}
 
 // ---------------------------------------------------------------------------------------------- state
 
@@ -59,6 +118,7 @@ function showState(target: Session, state: GameState): void {
 function afterStateChange(target: Session, previous: GameState | undefined): void {
   const state = target.game!.state;
   if (picker.isOpen && (state.fen !== previous?.fen || isEnded(state))) picker.close();
+  orient();
   render();
   void refreshLegal(target);
   promptPendingPromotion(target);
@@ -84,7 +144,7 @@ async function refreshLegal(target: Session): Promise<void> {
 /** A pending promotion (status promotionPending) opens the picker when its move is known. */
 function promptPendingPromotion(target: Session): void {
   if (picker.isOpen) return;
-  const uci = promotionToAsk(target);
+  const uci = promotionToAsk(target, seats());
   const fen = target.game?.state.fen;
   if (!uci) return;
   openPicker(uci.slice(0, 2), uci.slice(2, 4), () => {
@@ -281,6 +341,7 @@ function on(element: HTMLElement, type: string, handler: (event: Event) => unkno
 }
 
 const draw = (action: DrawAction) => act(id => api.draw(id, action));
+const takeback = (action: TakebackAction) => act(id => api.takeback(id, action));
 const players = () => playersOf(ui.whiteName.value, ui.blackName.value);
 
 on(ui.undo, 'click', () => act(id => api.undo(id)));
@@ -297,6 +358,9 @@ on(ui.drawOffer, 'click', () => draw('offer'));
 on(ui.drawAccept, 'click', () => draw('accept'));
 on(ui.drawDecline, 'click', () => draw('decline'));
 on(ui.drawClaim, 'click', () => draw('claim'));
+on(ui.takebackOffer, 'click', () => takeback('offer'));
+on(ui.takebackAccept, 'click', () => takeback('accept'));
+on(ui.takebackDecline, 'click', () => takeback('decline'));
 on(ui.moveForm, 'submit', event => onMoveSubmit(event as SubmitEvent));
 
 on(ui.createForm, 'submit', event => {
@@ -342,16 +406,19 @@ on(ui.tokenForm, 'submit', event => {
   setToken(ui.tokenInput.value.trim());
   ui.tokenInput.value = '';
   renderToken();
+  void loadAccount();
   if (session) void openGame(session.id, 'none'); // try again with the token
 });
 on(ui.tokenClear, 'click', () => {
   setToken('');
   ui.tokenInput.value = '';
   renderToken();
+  void loadAccount();
 });
 
 window.addEventListener('popstate', () => route('none'));
 window.addEventListener('online', () => session?.stream?.reconnectNow());
 
 renderToken();
+void loadAccount();
 route('none');

@@ -89,7 +89,7 @@ export function describe(state: GameState): StatusWords {
     stalemate: 'Stalemate',
     resign: `${colorName(state.winner ? otherColor(state.winner) : state.turn)} resigned`,
     draw: 'Draw',
-    drawOffered: `${mover} offers a draw`,
+    drawOffered: `${colorName(state.drawOfferedBy ?? state.turn)} offers a draw`,
     fiftyMoveAvailable: 'Fifty-move rule: a draw can be claimed',
     promotionPending: 'Promotion: choose a piece',
     insufficientMaterial: 'Insufficient material',

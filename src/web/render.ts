@@ -3,15 +3,26 @@
  * into them. No network and no decisions: what to show comes from the state module.
  *
  * ```ts
- * render(session, orientation, board);
+ * render(session, account, orientation, board);
  * showError(ui.error, apiError);
  * ```
  */
 import type { Color } from '../contract/vocabulary.ts';
-import { getToken, type ApiError } from './api.ts';
+import { getToken, type Account, type ApiError } from './api.ts';
 import type { Board } from './board.ts';
 import { colorName, movetextToSan } from './notation.ts';
-import { controlsOf, isEnded, statusWordsOf, titleOf, type Session } from './state.ts';
+import {
+  controlsOf,
+  isEnded,
+  offerWordsOf,
+  seatsOf,
+  seatWordsOf,
+  statusWordsOf,
+  titleOf,
+  type Control,
+  type Controls,
+  type Session,
+} from './state.ts';
 import type { ConnectionStatus } from './stream.ts';
 
 /** The element with this data-testid; the page's markup is fixed, so a missing one is a bug. */
@@ -28,8 +39,10 @@ export const ui = {
   playerBottom: el('player-bottom'),
   gameId: el('game-id'),
   connection: el('connection'),
+  seat: el('seat'),
   status: el('status'),
   turn: el('turn'),
+  offers: el('offers'),
   result: el('result'),
   error: el('error'),
   undo: el<HTMLButtonElement>('undo'),
@@ -40,9 +53,13 @@ export const ui = {
   drawAccept: el<HTMLButtonElement>('draw-accept'),
   drawDecline: el<HTMLButtonElement>('draw-decline'),
   drawClaim: el<HTMLButtonElement>('draw-claim'),
+  takebackOffer: el<HTMLButtonElement>('takeback-offer'),
+  takebackAccept: el<HTMLButtonElement>('takeback-accept'),
+  takebackDecline: el<HTMLButtonElement>('takeback-decline'),
   moveForm: el<HTMLFormElement>('move-form'),
   moveInput: el<HTMLInputElement>('move-input'),
   moveSubmit: el<HTMLButtonElement>('move-submit'),
+  moveHelp: el('move-help'),
   moves: el('moves'),
   fen: el('fen'),
   copyFen: el<HTMLButtonElement>('copy-fen'),
@@ -70,26 +87,44 @@ export const ui = {
   tokenState: el('token-state'),
 };
 
-/** Draws the whole page for `session` (the lobby without one). */
-export function render(session: Session | undefined, orientation: Color, board: Board): void {
+/**
+ * Draws the whole page for `session` (the lobby without one), for the page's `account` (GET /api/account;
+ * undefined while not known).
+ */
+export function render(
+  session: Session | undefined,
+  account: Account | undefined,
+  orientation: Color,
+  board: Board,
+): void {
   const game = session?.game;
+  const seats = seatsOf(game, account);
+  const controls = controlsOf(game?.state, seats);
   document.body.classList.toggle('no-game', !session);
   ui.gameId.textContent = session ? `Game ${session.id}` : '';
-  board.show(game?.state, session?.legal ?? [], orientation);
+  board.show(game?.state, session?.legal ?? [], orientation, controls.move === 'enabled');
   const words = statusWordsOf(session);
   ui.status.dataset.status = words.code;
   ui.status.textContent = words.status;
   ui.turn.textContent = words.turn;
-  ui.result.textContent = words.result;
-  ui.result.hidden = words.result === '';
-  renderPlayers(session, orientation);
-  renderControls(session);
+  showText(ui.seat, seatWordsOf(game, account));
+  showText(ui.offers, offerWordsOf(game?.state));
+  showText(ui.result, words.result);
+  renderPlayers(session, account?.player ? seats : [], orientation);
+  renderControls(controls);
   renderMoves(session);
   ui.fen.textContent = game ? game.state.fen : '';
   document.title = titleOf(game);
 }
 
-function renderPlayers(session: Session | undefined, orientation: Color): void {
+/** Sets an element's text, hidden while there is none. */
+function showText(element: HTMLElement, text: string): void {
+  element.textContent = text;
+  element.hidden = text === '';
+}
+
+/** The two player rows; `own`: the sides of a player's own seats, tagged "you". */
+function renderPlayers(session: Session | undefined, own: readonly Color[], orientation: Color): void {
   const game = session?.game;
   const top = orientation === 'white' ? 'black' : 'white';
   for (const [slot, color] of [
@@ -112,6 +147,7 @@ function renderPlayers(session: Session | undefined, orientation: Color): void {
     side.textContent = colorName(color);
     slot.append(dot, name, side);
     const ended = isEnded(state);
+    if (own.includes(color)) slot.append(tag('you', 'you'));
     if (!ended && state.turn === color) slot.append(tag('to move', 'to-move'));
     if (ended && state.winner === color) slot.append(tag('winner', 'winner'));
   }
@@ -124,20 +160,30 @@ function tag(text: string, className: string): HTMLElement {
   return span;
 }
 
-function renderControls(session: Session | undefined): void {
-  const controls = controlsOf(session?.game?.state);
-  ui.undo.disabled = !controls.undo;
-  ui.redo.disabled = !controls.redo;
-  ui.resign.disabled = !controls.resign;
-  if (!controls.resign) disarmResign();
-  ui.drawOffer.disabled = !controls.drawOffer;
-  ui.drawAccept.disabled = !controls.drawAccept;
-  ui.drawDecline.disabled = !controls.drawDecline;
-  ui.drawClaim.disabled = !controls.drawClaim;
-  ui.moveInput.disabled = !controls.move;
-  ui.moveSubmit.disabled = !controls.move;
+/** Shows or hides a control, and disables it unless it can be used now (hidden ones too). */
+function setControl(element: HTMLButtonElement | HTMLInputElement, control: Control): void {
+  element.hidden = control === 'hidden';
+  element.disabled = control !== 'enabled';
+}
+
+function renderControls(controls: Controls): void {
+  setControl(ui.undo, controls.undo);
+  setControl(ui.redo, controls.redo);
+  setControl(ui.resign, controls.resign);
+  if (controls.resign !== 'enabled') disarmResign();
+  setControl(ui.drawOffer, controls.drawOffer);
+  setControl(ui.drawAccept, controls.drawAccept);
+  setControl(ui.drawDecline, controls.drawDecline);
+  setControl(ui.drawClaim, controls.drawClaim);
+  setControl(ui.takebackOffer, controls.takebackOffer);
+  setControl(ui.takebackAccept, controls.takebackAccept);
+  setControl(ui.takebackDecline, controls.takebackDecline);
+  setControl(ui.moveInput, controls.move);
+  setControl(ui.moveSubmit, controls.move);
+  ui.moveForm.hidden = controls.move === 'hidden';
+  ui.moveHelp.hidden = controls.move === 'hidden';
   for (const button of [ui.copyFen, ui.downloadFen, ui.copyPgn, ui.downloadPgn, ui.copyLink]) {
-    button.disabled = !controls.export;
+    setControl(button, controls.export);
   }
 }
 

@@ -1,17 +1,19 @@
 /**
  * The board page's state, with no DOM and no network (after chessground's state/board/render split): the game
- * on the page and the rules for what reaches it, and everything the page shows, derived as plain data. The DOM
- * modules (render.ts, board.ts) draw it; main.ts wires events to it. Tested under Node (test/web/state.test.ts).
+ * on the page and the rules for what reaches it, who the page acts for, and everything the page shows, derived
+ * as plain data. The DOM modules (render.ts, board.ts) draw it; main.ts wires events to it. Tested under Node
+ * (test/web/state.test.ts).
  *
  * ```ts
  * const session = newSession('AbCd1234');
- * applyGame(session, game);          // from the stream's gameFull or a GET
- * controlsOf(session.game?.state);  // which buttons are enabled
+ * applyGame(session, game);                      // from the stream's gameFull or a GET
+ * const seats = seatsOf(session.game, account);  // the sides this page holds: GET /api/account's player
+ * controlsOf(session.game?.state, seats);        // which buttons are shown and enabled
  * ```
  */
-import type { GameFull, GameState, LegalMove, PlayerInfo } from '../contract/shapes.ts';
-import { ENDED_STATUSES } from '../contract/vocabulary.ts';
-import { describe, halfmoveClock } from './notation.ts';
+import type { Account, GameFull, GameState, LegalMove, PlayerInfo } from '../contract/shapes.ts';
+import { ENDED_STATUSES, type Color } from '../contract/vocabulary.ts';
+import { colorName, describe, halfmoveClock } from './notation.ts';
 
 /** The game on the page. Replaced as a whole when another game is opened, so late answers can tell. */
 export interface Session {
@@ -80,13 +82,13 @@ export function needsLegal(session: Session): boolean {
 }
 
 /**
- * The move whose promotion piece the page should ask for now, when the game holds a pending promotion: the one
- * this page sent, else the only pawn move to the last rank there is; none when the picker was cancelled for this
- * position.
+ * The move whose promotion piece the page should ask for now, when the game holds a pending promotion of a side
+ * the page holds: the one this page sent, else the only pawn move to the last rank there is; none when the picker
+ * was cancelled for this position.
  */
-export function promotionToAsk(session: Session): string | undefined {
+export function promotionToAsk(session: Session, seats: readonly Color[]): string | undefined {
   const state = session.game?.state;
-  if (!state || state.status !== 'promotionPending') return undefined;
+  if (!state || state.status !== 'promotionPending' || !seats.includes(state.turn)) return undefined;
   if (session.dismissedPendingFen === state.fen) return undefined;
   if (session.pending?.fen === state.fen) return session.pending.uci;
   const pairs = new Set(session.legal.filter(move => move.promotion).map(move => `${move.from}${move.to}`));
@@ -120,32 +122,94 @@ export function rookSquare(move: LegalMove): string | undefined {
 export const movesFor = (legal: readonly LegalMove[], orig: string, dest: string): LegalMove[] =>
   legal.filter(move => move.from === orig && (move.to === dest || rookSquare(move) === dest));
 
-/** Which controls are enabled for a state (none without a game). */
-export interface Controls {
-  undo: boolean;
-  redo: boolean;
-  resign: boolean;
-  drawOffer: boolean;
-  drawAccept: boolean;
-  drawDecline: boolean;
-  drawClaim: boolean;
-  move: boolean; // the typed-move field and its button
-  export: boolean; // copy and download of FEN and PGN, copy of the link
+/** Both sides: what a service token or no authentication acts for, and the seats of a practice board. */
+export const BOTH_SIDES: readonly Color[] = ['white', 'black'];
+
+/**
+ * The sides the page acts for in `game` (DECISIONS §13): both for an account without a player (a service token,
+ * or no authentication), else the seats holding the player's id; none (watching) without a game, and while the
+ * account is not known yet, so that nothing is offered that the service would refuse.
+ */
+export function seatsOf(game: Pick<GameFull, 'white' | 'black'> | undefined, account: Account | undefined): Color[] {
+  if (!game || !account) return [];
+  const player = account.player;
+  return BOTH_SIDES.filter(color => !player || game[color].id === player.id);
 }
 
-export function controlsOf(state: GameState | undefined): Controls {
-  const playing = !!state && !isEnded(state);
+/** Which side a player sits at, in words; nothing for an account that acts for any side. */
+export function seatWordsOf(game: Pick<GameFull, 'white' | 'black'> | undefined, account: Account | undefined): string {
+  if (!game || !account?.player) return '';
+  const seats = seatsOf(game, account);
+  if (seats.length === 2) return 'You play both sides';
+  return seats[0] ? `You play ${seats[0]}` : 'You are watching';
+}
+
+/** The orientation that puts the page's own side at the bottom: none to choose for both sides or none. */
+export const orientationFor = (seats: readonly Color[]): Color | undefined =>
+  seats.length === 1 ? seats[0] : undefined;
+
+/** Whether `side` has a move that a takeback would take back: its last one, with the reply since if any. */
+export function hasMoveToTakeBack(state: GameState, side: Color): boolean {
+  return state.moves.length >= (side === state.turn ? 2 : 1);
+}
+
+/** A control is shown and enabled, shown but not usable now, or hidden because it does not apply. */
+export type Control = 'enabled' | 'disabled' | 'hidden';
+
+export interface Controls {
+  undo: Control; // undo and redo: for a page that holds both sides; between two players, takebacks
+  redo: Control;
+  resign: Control;
+  drawOffer: Control;
+  drawAccept: Control;
+  drawDecline: Control;
+  drawClaim: Control;
+  takebackOffer: Control;
+  takebackAccept: Control;
+  takebackDecline: Control;
+  move: Control; // the typed-move field and its button (and the board's pieces)
+  export: Control; // copy and download of FEN and PGN, copy of the link
+}
+
+const shown = (applies: boolean): Control => (applies ? 'enabled' : 'hidden');
+
+/**
+ * The controls for a state and the sides the page holds (`seats`, from seatsOf), as the service judges actions
+ * (DECISIONS §13): a page with no seat acts on nothing; one holding a single side moves and claims on its turn,
+ * resigns and offers for its side on either turn, answers only the other side's offers, and asks for takebacks
+ * instead of undoing; one holding both acts as the service does, for whichever side an action needs.
+ */
+export function controlsOf(state: GameState | undefined, seats: readonly Color[]): Controls {
+  const playing = !!state && !isEnded(state) && seats.length > 0;
+  const both = seats.length === 2;
+  const onTurn = playing && seats.includes(state.turn);
+  const answers = (offeredBy: Color | null) => playing && offeredBy !== null && (both || seats[0] !== offeredBy);
+  const rewind = (available: boolean | undefined): Control =>
+    !state || !both ? 'hidden' : available ? 'enabled' : 'disabled';
   return {
-    undo: !!state?.undoAvailable,
-    redo: !!state?.redoAvailable,
-    resign: playing,
-    drawOffer: playing && state.status !== 'drawOffered',
-    drawAccept: state?.status === 'drawOffered',
-    drawDecline: state?.status === 'drawOffered',
-    drawClaim: playing && halfmoveClock(state.fen) >= 100,
-    move: playing,
-    export: !!state,
+    undo: rewind(state?.undoAvailable),
+    redo: rewind(state?.redoAvailable),
+    resign: shown(playing),
+    drawOffer: shown(playing && state.drawOfferedBy === null),
+    drawAccept: shown(answers(state?.drawOfferedBy ?? null)),
+    drawDecline: shown(answers(state?.drawOfferedBy ?? null)),
+    drawClaim: shown(onTurn && halfmoveClock(state.fen) >= 100),
+    takebackOffer: shown(playing && !both && state.takebackOfferedBy === null && hasMoveToTakeBack(state, seats[0]!)),
+    takebackAccept: shown(answers(state?.takebackOfferedBy ?? null)),
+    takebackDecline: shown(answers(state?.takebackOfferedBy ?? null)),
+    move: !state || seats.length === 0 ? 'hidden' : onTurn ? 'enabled' : 'disabled',
+    export: state ? 'enabled' : 'disabled',
   };
+}
+
+/** The offers pending in a game, in words, besides the one its status already names (a draw offer). */
+export function offerWordsOf(state: GameState | undefined): string {
+  if (!state || isEnded(state)) return '';
+  const words: string[] = [];
+  if (state.drawOfferedBy && state.status !== 'drawOffered')
+    words.push(`${colorName(state.drawOfferedBy)} offers a draw`);
+  if (state.takebackOfferedBy) words.push(`${colorName(state.takebackOfferedBy)} offers a takeback`);
+  return words.join(' · ');
 }
 
 /** The status line: a code for styling, the status, whose turn it is and the result, in words. */
