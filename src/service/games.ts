@@ -210,16 +210,24 @@ export class GameService {
     });
   }
 
-  /** Arms a timer for every game with a deadline in the store: at start, and when announcements were missed. */
+  /**
+   * Arms a timer for every game with a deadline in the store: at start, and when announcements were missed. With
+   * other instances on the store, each of them may have made a game's last change: this one waits its grace.
+   */
   async armClocks(): Promise<number> {
     const clocked = await this.store.clockedGames();
-    for (const { id, deadline } of clocked) this.timers.arm(id, deadline, false);
+    for (const { id, deadline } of clocked) this.timers.arm(id, deadline, !this.sharedStore);
     return clocked.length;
   }
 
-  /** Another instance changed a game: its timer follows the new deadline. */
+  /**
+   * A change of a game was announced (by another instance, or this one's own, which every instance hears too):
+   * its timer follows the new deadline; one already armed for it keeps its time.
+   */
   announced(id: string, deadline: number | null): void {
-    if (deadline !== null || this.timers.deadlineOf(id) !== undefined) this.timers.arm(id, deadline, false);
+    const armed = this.timers.deadlineOf(id);
+    if (armed === (deadline ?? undefined)) return;
+    this.timers.arm(id, deadline, false);
   }
 
   /** The timers of the games' clocks: how many are armed. */

@@ -307,3 +307,26 @@ test('GET /openapi.json: the player operations (DECISIONS §13), their security 
     t.assert.ok(state.required.includes(field), `${field} is always present`);
   }
 });
+
+test('GET /openapi.json: clocks (DECISIONS §14): the clock of requests and answers, its state fields, abortGame', async (t: TestContext) => {
+  const { call } = await makeCheckedApp(t);
+  const doc = json(await call('/openapi.json'));
+  const schemas = doc.components.schemas;
+  for (const request of ['CreateGameRequest', 'ImportFenRequest', 'ImportPgnRequest']) {
+    t.assert.equal(schemas[request].properties.clock.$ref, '#/components/schemas/ClockRequest', request);
+  }
+  t.assert.deepEqual(Object.keys(schemas.ClockRequest.properties).sort(), ['daysPerMove', 'increment', 'initial']);
+  t.assert.deepEqual(
+    [schemas.ClockRequest.properties.initial.minimum, schemas.ClockRequest.properties.initial.maximum],
+    [1_000, 10_800_000],
+  );
+  t.assert.ok(schemas.GameFull.required.includes('clock'));
+  for (const field of ['wtime', 'btime', 'winc', 'binc', 'serverTime', 'deadline']) {
+    t.assert.ok(schemas.GameState.properties[field], field);
+    t.assert.equal(schemas.GameState.required.includes(field), false, `${field} is only in clocked games' states`);
+  }
+  const abort = doc.paths['/api/board/game/{gameId}/abort'].post;
+  t.assert.equal(abort.operationId, 'abortGame');
+  t.assert.equal(abort.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/OkResponse');
+  t.assert.ok(abort.responses['400'] && abort.responses['403'] && abort.responses['404']);
+});
