@@ -4,17 +4,33 @@
  * service's own code and message.
  *
  * ```ts
- * const game = await api.create({ white: { id: 'w', displayName: 'Ann' } });
+ * const game = await api.create({ white: { id: 'w', displayName: 'Ann' }, clock: { initial: 300000, increment: 0 } });
  * try { await api.move(game.gameId, 'e2e5'); } catch (error) { show(asApiError(error).message); }
  * ```
  */
 
 // The API's shapes and vocabularies, declared once for the service and the page (types only: the bundle holds
 // none of the schema library).
-import type { Account, ApiErrorBody, GameFull, GameState, LegalMove, PlayerInfo } from '../contract/shapes.ts';
+import type {
+  Account,
+  ApiErrorBody,
+  ClockRequest,
+  GameFull,
+  GameState,
+  LegalMove,
+  PlayerInfo,
+} from '../contract/shapes.ts';
 import type { DrawAction, TakebackAction } from '../contract/vocabulary.ts';
 
-export type { Account, ApiErrorBody, GameFull, GameState, LegalMove, PlayerInfo } from '../contract/shapes.ts';
+export type {
+  Account,
+  ApiErrorBody,
+  ClockRequest,
+  GameFull,
+  GameState,
+  LegalMove,
+  PlayerInfo,
+} from '../contract/shapes.ts';
 export type { Color, DrawAction, GameStatus, TakebackAction } from '../contract/vocabulary.ts';
 export { ENDED_STATUSES } from '../contract/vocabulary.ts';
 
@@ -113,6 +129,7 @@ const text = async (path: string): Promise<string> => (await call('GET', path)).
 export interface NewGame {
   white?: PlayerInfo;
   black?: PlayerInfo;
+  clock?: ClockRequest; // none: untimed
 }
 
 export const api = {
@@ -125,9 +142,10 @@ export const api = {
   resign: (id: string) => json<{ ok: true }>('POST', `${game(id)}/resign`),
   draw: (id: string, action: DrawAction) => json<{ ok: true }>('POST', `${game(id)}/draw/${action}`),
   takeback: (id: string, action: TakebackAction) => json<{ ok: true }>('POST', `${game(id)}/takeback/${action}`),
+  abort: (id: string) => json<{ ok: true }>('POST', `${game(id)}/abort`),
   account: () => json<Account>('GET', '/api/account'),
   importFen: (body: NewGame & { fen: string }) => json<GameFull>('POST', `${BASE}/import/fen`, body),
-  importPgn: (pgn: string) => json<GameFull>('POST', `${BASE}/import/pgn`, { pgn }),
+  importPgn: (body: { pgn: string; clock?: ClockRequest }) => json<GameFull>('POST', `${BASE}/import/pgn`, body),
   exportFen: (id: string) => text(`${game(id)}/export/fen`),
   exportPgn: (id: string) => text(`${game(id)}/export/pgn`),
   streamUrl: (id: string) => `${game(id)}/stream`,

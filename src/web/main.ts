@@ -8,30 +8,53 @@
  *   stream's order is the truth, and a reconnect's gameFull repairs anything missed.
  * - With a player token, `GET /api/account` names the player, and the page offers only what the service lets
  *   that player do in the game (state.ts, controlsOf); without one it acts for any side.
+ * - A clocked game's clocks count down from the times of its last state, at the service's time as estimated from
+ *   the states' `serverTime`; the page redraws them ten times a second while one runs, and never otherwise. The
+ *   service ends a game whose flag falls, and the stream brings that end.
  *
  * This module wires events to the state (state.ts, no DOM) and redraws (render.ts, board.ts) after each change.
  */
-import { api, asApiError, getToken, setToken, type Account, type GameFull, type GameState } from './api.ts';
+import {
+  api,
+  asApiError,
+  getToken,
+  setToken,
+  type Account,
+  type GameFull,
+  type GameState,
+  type PlayerInfo,
+} from './api.ts';
 import { Board } from './board.ts';
 import { copy, download } from './export.ts';
 import { toUci } from './notation.ts';
 import { PromotionPicker, type PromotionPiece } from './promotion.ts';
-import { confirmResign, render as renderPage, renderConnection, renderToken, showError, ui } from './render.ts';
+import {
+  confirmResign,
+  render as renderPage,
+  renderClocks,
+  renderConnection,
+  renderTimeControls,
+  renderToken,
+  showError,
+  ui,
+} from './render.ts';
 import {
   answerIsCurrent,
   applyGame,
   applyState,
+  clockRequestOf,
   controlsOf,
   idFromInput,
   idFromPath,
   isEnded,
   movesFor,
   needsLegal,
+  newGamePlayersOf,
   newSession,
   orientationFor,
-  playersOf,
   promotionToAsk,
   seatsOf,
+  serviceOffsetAfter,
   type Session,
 } from './state.ts';
 import { GameStream } from './stream.ts';
@@ -46,19 +69,46 @@ let accountRequest = 0;
 let orientedFor: Session | undefined; // the game whose orientation was chosen for the page's seat
 let orientation: Color = 'white';
 let legalRequest = 0;
+/** The service's clock minus performance.now(): undefined until a state with a serverTime has arrived. */
+let serviceOffset: number | undefined;
+let clockTimer: number | undefined;
 
 const board = new Board(ui.board, onBoardMove);
 const picker = new PromotionPicker(ui.promotion);
 
 const seats = (): Color[] => seatsOf(session?.game, account);
-const render = (): void => renderPage(session, account, orientation, board);
+const render = (): void => {
+  renderPage(session, account, orientation, board);
+  tickClocks();
+};
 const renderBoard = (): void =>
   board.show(
     session?.game?.state,
     session?.legal ?? [],
     orientation,
-    controlsOf(session?.game?.state, seats()).move === 'enabled',
+    controlsOf(session?.game?.state, seats(), session?.game?.clock).move === 'enabled',
   );
+
+// ---------------------------------------------------------------------------------------------- clocks
+
+/** The service's time now, as estimated; the computer's clock until a real-time state has said. */
+const serviceNow = (): number => (serviceOffset === undefined ? Date.now() : performance.now() + serviceOffset);
+
+function noteServerTime(state: GameState): void {
+  if (state.serverTime !== undefined) {
+    serviceOffset = serviceOffsetAfter(serviceOffset, state.serverTime, performance.now());
+  }
+}
+
+/** Draws the clocks; keeps a timer while a clock runs (a correspondence one, too: its minutes), none otherwise. */
+function tickClocks(): void {
+  const runs = renderClocks(session?.game, serviceNow())?.running !== undefined;
+  if (runs && clockTimer === undefined) clockTimer = window.setInterval(tickClocks, 100);
+  if (!runs && clockTimer !== undefined) {
+    window.clearInterval(clockTimer);
+    clockTimer = undefined;
+  }
+}
 
 // ---------------------------------------------------------------------------------------------- account
 
@@ -106,11 +156,13 @@ function orient(): void {
 // ---------------------------------------------------------------------------------------------- state
 
 function showGame(target: Session, game: GameFull): void {
+  noteServerTime(game.state);
   if (session !== target) return;
   afterStateChange(target, applyGame(target, game));
 }
 
 function showState(target: Session, state: GameState): void {
+  noteServerTime(state);
   if (session !== target || !target.game) return;
   afterStateChange(target, applyState(target, state));
 }
@@ -342,7 +394,31 @@ function on(element: HTMLElement, type: string, handler: (event: Event) => unkno
 
 const draw = (action: DrawAction) => act(id => api.draw(id, action));
 const takeback = (action: TakebackAction) => act(id => api.takeback(id, action));
-const players = () => playersOf(ui.whiteName.value, ui.blackName.value);
+/** The players a new game's request names, from the create form; a message when the form is incomplete. */
+const players = () =>
+  newGamePlayersOf(
+    {
+      whiteName: ui.whiteName.value,
+      blackName: ui.blackName.value,
+      ownSide: ui.ownSide.value === 'black' ? 'black' : 'white',
+      opponentId: ui.opponentId.value,
+      opponentName: ui.opponentName.value,
+    },
+    account,
+  );
+
+/** Starts a game whose request names the form's players, unless the form is incomplete. */
+function startWithPlayers(
+  errorTarget: HTMLElement,
+  create: (named: { white?: PlayerInfo; black?: PlayerInfo }) => Promise<GameFull>,
+): Promise<void> {
+  const named = players();
+  if ('error' in named) {
+    showError(errorTarget, named.error);
+    return Promise.resolve();
+  }
+  return startGame(errorTarget, () => create(named));
+}
 
 on(ui.undo, 'click', () => act(id => api.undo(id)));
 on(ui.redo, 'click', () => act(id => api.redo(id)));
@@ -361,11 +437,13 @@ on(ui.drawClaim, 'click', () => draw('claim'));
 on(ui.takebackOffer, 'click', () => takeback('offer'));
 on(ui.takebackAccept, 'click', () => takeback('accept'));
 on(ui.takebackDecline, 'click', () => takeback('decline'));
+on(ui.abort, 'click', () => act(id => api.abort(id)));
 on(ui.moveForm, 'submit', event => onMoveSubmit(event as SubmitEvent));
 
 on(ui.createForm, 'submit', event => {
   event.preventDefault();
-  return startGame(ui.createError, () => api.create(players()));
+  const clock = clockRequestOf(ui.timeControl.value);
+  return startWithPlayers(ui.createError, named => api.create({ ...named, ...(clock ? { clock } : {}) }));
 });
 on(ui.openForm, 'submit', event => {
   event.preventDefault();
@@ -374,11 +452,14 @@ on(ui.openForm, 'submit', event => {
 });
 on(ui.fenForm, 'submit', event => {
   event.preventDefault();
-  return startGame(ui.fenError, () => api.importFen({ fen: ui.fenInput.value.trim(), ...players() }));
+  const clock = clockRequestOf(ui.importTimeControl.value);
+  const fen = ui.fenInput.value.trim();
+  return startWithPlayers(ui.fenError, named => api.importFen({ fen, ...named, ...(clock ? { clock } : {}) }));
 });
 on(ui.pgnForm, 'submit', event => {
   event.preventDefault();
-  return startGame(ui.pgnError, () => api.importPgn(ui.pgnInput.value));
+  const clock = clockRequestOf(ui.importTimeControl.value);
+  return startGame(ui.pgnError, () => api.importPgn({ pgn: ui.pgnInput.value, ...(clock ? { clock } : {}) }));
 });
 
 on(ui.copyFen, 'click', async () => {
@@ -419,6 +500,7 @@ on(ui.tokenClear, 'click', () => {
 window.addEventListener('popstate', () => route('none'));
 window.addEventListener('online', () => session?.stream?.reconnectNow());
 
+renderTimeControls();
 renderToken();
 void loadAccount();
 route('none');

@@ -93,12 +93,14 @@ export function describe(state: GameState): StatusWords {
     fiftyMoveAvailable: 'Fifty-move rule: a draw can be claimed',
     promotionPending: 'Promotion: choose a piece',
     insufficientMaterial: 'Insufficient material',
-    outOfTime: `${mover} ran out of time`,
+    outOfTime: 'Out of time',
     aborted: 'Aborted',
   };
+  const result = winner ? `${winner} wins` : state.status === 'aborted' ? 'No result' : ended ? 'Draw' : '';
   return {
     status: words[state.status],
     turn: ended ? 'Game over' : `${mover} to move`,
-    result: winner ? `${winner} wins` : state.status === 'aborted' ? 'No result' : ended ? 'Draw' : '',
+    // The side to move is the one whose flag fell; the other wins unless it has no mating material.
+    result: state.status === 'outOfTime' ? `${mover} ran out of time · ${result}` : result,
   };
 }

@@ -4,6 +4,7 @@
  *
  * ```ts
  * render(session, account, orientation, board);
+ * renderClocks(session.game, serviceNow); // ten times a second while a clock runs
  * showError(ui.error, apiError);
  * ```
  */
@@ -12,6 +13,7 @@ import { getToken, type Account, type ApiError } from './api.ts';
 import type { Board } from './board.ts';
 import { colorName, movetextToSan } from './notation.ts';
 import {
+  clockDisplayOf,
   controlsOf,
   isEnded,
   offerWordsOf,
@@ -19,6 +21,9 @@ import {
   seatWordsOf,
   statusWordsOf,
   titleOf,
+  TIME_CONTROLS,
+  type ClockDisplay,
+  type ClockFace,
   type Control,
   type Controls,
   type Session,
@@ -56,6 +61,7 @@ export const ui = {
   takebackOffer: el<HTMLButtonElement>('takeback-offer'),
   takebackAccept: el<HTMLButtonElement>('takeback-accept'),
   takebackDecline: el<HTMLButtonElement>('takeback-decline'),
+  abort: el<HTMLButtonElement>('abort'),
   moveForm: el<HTMLFormElement>('move-form'),
   moveInput: el<HTMLInputElement>('move-input'),
   moveSubmit: el<HTMLButtonElement>('move-submit'),
@@ -70,8 +76,17 @@ export const ui = {
   exportNotice: el('export-notice'),
   createForm: el<HTMLFormElement>('create-form'),
   createError: el('create-error'),
+  names: el('names'),
   whiteName: el<HTMLInputElement>('white-name'),
   blackName: el<HTMLInputElement>('black-name'),
+  opponent: el('opponent'),
+  playingAs: el('playing-as'),
+  opponentId: el<HTMLInputElement>('opponent-id'),
+  opponentName: el<HTMLInputElement>('opponent-name'),
+  ownSideLabel: el('own-side-label'),
+  ownSide: el<HTMLSelectElement>('own-side'),
+  timeControl: el<HTMLSelectElement>('time-control'),
+  importTimeControl: el<HTMLSelectElement>('import-time-control'),
   openForm: el<HTMLFormElement>('open-form'),
   openId: el<HTMLInputElement>('open-game-id'),
   fenForm: el<HTMLFormElement>('import-fen-form'),
@@ -99,7 +114,7 @@ export function render(
 ): void {
   const game = session?.game;
   const seats = seatsOf(game, account);
-  const controls = controlsOf(game?.state, seats);
+  const controls = controlsOf(game?.state, seats, game?.clock);
   document.body.classList.toggle('no-game', !session);
   ui.gameId.textContent = session ? `Game ${session.id}` : '';
   board.show(game?.state, session?.legal ?? [], orientation, controls.move === 'enabled');
@@ -112,6 +127,7 @@ export function render(
   showText(ui.result, words.result);
   renderPlayers(session, account?.player ? seats : [], orientation);
   renderControls(controls);
+  renderCreateForm(account);
   renderMoves(session);
   ui.fen.textContent = game ? game.state.fen : '';
   document.title = titleOf(game);
@@ -133,6 +149,7 @@ function renderPlayers(session: Session | undefined, own: readonly Color[], orie
   ] as const) {
     slot.replaceChildren();
     slot.dataset.color = color;
+    slot.classList.toggle('clocked', !!game?.clock);
     if (!game) continue;
     const state = game.state;
     const dot = document.createElement('span');
@@ -150,6 +167,55 @@ function renderPlayers(session: Session | undefined, own: readonly Color[], orie
     if (own.includes(color)) slot.append(tag('you', 'you'));
     if (!ended && state.turn === color) slot.append(tag('to move', 'to-move'));
     if (ended && state.winner === color) slot.append(tag('winner', 'winner'));
+    if (game.clock) {
+      const clock = document.createElement('span');
+      clock.className = 'clock';
+      clock.dataset.testid = `clock-${color}`;
+      clock.setAttribute('role', 'timer');
+      clock.setAttribute('aria-label', `${colorName(color)}'s clock`);
+      slot.append(clock);
+    }
+  }
+}
+
+/**
+ * Draws both clocks (in the player rows drawn by render) at `serviceNow`, the service's time as the page estimates
+ * it; answers what it drew, so that the caller knows whether a clock runs.
+ */
+export function renderClocks(game: Session['game'], serviceNow: number): ClockDisplay | undefined {
+  const display = clockDisplayOf(game, serviceNow);
+  if (!display) return undefined;
+  for (const color of ['white', 'black'] as const) {
+    const element = document.querySelector<HTMLElement>(`[data-testid="clock-${color}"]`);
+    if (element) drawClock(element, display[color]);
+  }
+  return display;
+}
+
+function drawClock(element: HTMLElement, face: ClockFace): void {
+  if (element.textContent !== face.text) element.textContent = face.text;
+  element.classList.toggle('active', face.active);
+  element.classList.toggle('running', face.running);
+  element.classList.toggle('low', face.low);
+  element.classList.toggle('words', /[a-z]/.test(face.text)); // a correspondence clock's words, in smaller type
+  element.dataset.running = String(face.running);
+}
+
+/** The create form: names without a player token; with one, the player's side and opponent. */
+function renderCreateForm(account: Account | undefined): void {
+  const player = account?.player;
+  ui.names.hidden = !!player;
+  ui.opponent.hidden = !player;
+  ui.ownSideLabel.hidden = !player;
+  ui.playingAs.textContent = player
+    ? `You play as ${player.displayName}. Name your opponent by their player id, or leave it empty to play both sides.`
+    : '';
+}
+
+/** Fills the time control menus of the forms (once, at start). */
+export function renderTimeControls(): void {
+  for (const select of [ui.timeControl, ui.importTimeControl]) {
+    select.replaceChildren(...TIME_CONTROLS.map(choice => new Option(choice.label, choice.value)));
   }
 }
 
@@ -178,6 +244,7 @@ function renderControls(controls: Controls): void {
   setControl(ui.takebackOffer, controls.takebackOffer);
   setControl(ui.takebackAccept, controls.takebackAccept);
   setControl(ui.takebackDecline, controls.takebackDecline);
+  setControl(ui.abort, controls.abort);
   setControl(ui.moveInput, controls.move);
   setControl(ui.moveSubmit, controls.move);
   ui.moveForm.hidden = controls.move === 'hidden';

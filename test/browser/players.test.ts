@@ -4,7 +4,8 @@
  * The board page with player tokens (DECISIONS §13): two people in two windows (two browser contexts, so two
  * token stores), each holding one side, and a third person with no seat. Each window says which side it holds,
  * lets its player move only their own pieces on their own turn, and shows only the actions the service would
- * accept from that player: takebacks and draws offered in one window are answered in the other.
+ * accept from that player: takebacks and draws offered in one window are answered in the other. A player starts a
+ * game against another from the page's form, naming the opponent by their player id.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -16,6 +17,7 @@ import {
   byTestId,
   clickMove,
   clickSquare,
+  gameIdOf,
   startBrowserEnv,
   typeMove,
   waitForFen,
@@ -61,6 +63,7 @@ const ACTIONS = [
   'takeback-offer',
   'takeback-accept',
   'takeback-decline',
+  'abort',
   'move-submit',
 ];
 
@@ -89,6 +92,30 @@ async function openAs(open: RunContext['open'], player: { id: string }, path: st
   return page;
 }
 
+/**
+ * Starts a game from the form of a player's window against `opponent` (named by id and name), the player taking
+ * `side`, with a time control (the form's value; '' for none); the game's id once the window shows it.
+ */
+async function startFromForm(page: Page, opponent: typeof BOB, side: 'white' | 'black', clock = ''): Promise<string> {
+  await page.waitForSelector(`${byTestId('opponent')}:not([hidden])`); // once the page knows its player
+  assert.ok(await page.locator(byTestId('names')).isHidden(), 'a player names an opponent, not both sides');
+  await page.fill(byTestId('opponent-id'), opponent.id);
+  await page.fill(byTestId('opponent-name'), opponent.displayName);
+  await page.selectOption(byTestId('own-side'), side);
+  await page.selectOption(byTestId('time-control'), clock);
+  await page.click(byTestId('create-game'));
+  await page.waitForURL(/\/game\/[A-Za-z0-9]{8}$/);
+  await waitLive(page);
+  return gameIdOf(page);
+}
+
+/** A game as the API shows it (to Ann, who plays in every game made here). */
+async function gameOf(id: string): Promise<Record<string, unknown>> {
+  const res = await env.api('GET', `/api/board/game/${id}`, undefined, tokens.ann);
+  assert.equal(res.statusCode, 200, res.body);
+  return JSON.parse(res.body) as Record<string, unknown>;
+}
+
 /** The action buttons a page shows. */
 const shownActions = async (page: Page): Promise<string[]> => {
   const shown: string[] = [];
@@ -109,8 +136,10 @@ async function waitForActions(page: Page, expected: string[]): Promise<void> {
 
 test('two players in two windows: each holds its side and moves only its pieces; a spectator follows', { skip }, t =>
   env.run(t, async ({ open }) => {
-    const id = await annVersusBob();
-    const ann = await openAs(open, ANN, `/game/${id}`);
+    const ann = await openAs(open, ANN, '/');
+    const id = await startFromForm(ann, BOB, 'white');
+    const game = await gameOf(id);
+    assert.deepEqual([game.white, game.black, game.clock], [ANN, BOB, null], 'Ann (from her token) against Bob');
     const bob = await openAs(open, BOB, `/game/${id}`);
     const cid = await openAs(open, CID, `/game/${id}`);
     await waitForText(ann, 'seat', 'You play white');
@@ -209,5 +238,42 @@ test('a game a player starts alone is a practice board: both sides, with undo an
     await waitForFen(page, AFTER_E4);
     await page.click(byTestId('redo'));
     await waitForFen(page, AFTER_E4_E5);
+  }),
+);
+
+test('a whole game started from the form by Black, with a clock: clocks and result in both windows', { skip }, t =>
+  env.run(t, async ({ open }) => {
+    const ann = await openAs(open, ANN, '/');
+    await waitForText(ann, 'playing-as', /^You play as Ann\./);
+    const id = await startFromForm(ann, BOB, 'black', '5+3');
+    const game = await gameOf(id);
+    assert.deepEqual([game.white, game.black, game.clock], [BOB, ANN, { initial: 300_000, increment: 3_000 }]);
+    await waitForText(ann, 'seat', 'You play black');
+    const bob = await openAs(open, BOB, `/game/${id}`);
+    await waitForText(bob, 'seat', 'You play white');
+    for (const page of [ann, bob]) {
+      await waitForText(page, 'clock-white', '5:00');
+      await waitForText(page, 'clock-black', '5:00');
+    }
+
+    // Until both have moved, either may abort and no clock runs; Black's first move starts White's clock.
+    await waitForActions(ann, ['resign', 'draw-offer', 'abort', 'move-submit']);
+    await clickMove(bob, 'f2', 'f3', 'white');
+    await waitForActions(bob, ['resign', 'draw-offer', 'takeback-offer', 'abort', 'move-submit']);
+    assert.equal(await ann.getAttribute(byTestId('clock-black'), 'data-running'), 'false');
+    await clickMove(ann, 'e7', 'e5', 'black');
+    for (const page of [ann, bob]) {
+      await page.waitForSelector(`${byTestId('clock-white')}[data-running="true"]`);
+      await page.waitForSelector(`${byTestId('abort')}[hidden]`, { state: 'attached' });
+    }
+    await clickMove(bob, 'g2', 'g4', 'white');
+    await ann.waitForSelector(`${byTestId('clock-black')}[data-running="true"]`);
+    await clickMove(ann, 'd8', 'h4', 'black');
+    for (const page of [ann, bob]) {
+      await waitForText(page, 'status', 'Checkmate');
+      await waitForText(page, 'result', 'Black wins');
+      await page.waitForSelector(`${byTestId('clock-black')}[data-running="false"]`);
+      assert.equal(await page.getAttribute(byTestId('clock-white'), 'data-running'), 'false');
+    }
   }),
 );
