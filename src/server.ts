@@ -11,6 +11,7 @@ import { newGameId } from './service/ids.ts';
 import { PlayerTokens } from './service/tokens.ts';
 import { ChangeFeed } from './bus/feed.ts';
 import { ChangeListener } from './bus/postgres.ts';
+import { PlayerFeed } from './bus/players.ts';
 import { isSharedStore, openStore, StoreOpenError } from './store/open.ts';
 import { unsupportedNode } from './runtime.ts';
 
@@ -27,7 +28,12 @@ export async function start(config: Config) {
   const playerTokens = new PlayerTokens({ store: opened, now: Date.now });
   const shared = isSharedStore(config.databaseUrl);
   const feed = new ChangeFeed(store, error => warn(`stream catch-up: ${String(error)}`));
-  const games = new GameService({
+  // Games starting and ending, for the players' event streams; an announced one is read from the change log.
+  const players: PlayerFeed = new PlayerFeed(
+    (gameId, version) => games.gameAt(gameId, version),
+    error => warn(`player events: ${String(error)}`),
+  );
+  const games: GameService = new GameService({
     store,
     bus: feed,
     sharedStore: shared,
@@ -37,11 +43,13 @@ export async function start(config: Config) {
     cacheBytes: config.gameCacheBytes,
     maxPgnPlies: config.maxPgnPlies,
     onTimerError: error => warn(`clock timer: ${String(error)}`),
+    players,
   });
   const app = await buildApp({
     games,
     store,
     bus: feed,
+    players,
     metrics,
     publicUrl: config.publicUrl,
     bodyLimit: config.bodyLimit,
@@ -60,10 +68,8 @@ export async function start(config: Config) {
   const listener = shared
     ? new ChangeListener(
         config.databaseUrl,
-        feed,
+        { feed, tokens: playerTokens, clocks: games, players },
         { warn, info: message => app.log.info(message) },
-        playerTokens,
-        games,
       )
     : undefined;
   await listener?.start();

@@ -7,7 +7,7 @@
  * meanwhile is lost or repeated.
  *
  * ```ts
- * const listener = new ChangeListener(url, feed);
+ * const listener = new ChangeListener(url, { feed, tokens, clocks: games, players });
  * await listener.start();
  * await listener.close();
  * ```
@@ -21,6 +21,7 @@ import {
 } from '../store/notifications.ts';
 import type { PlayerTokens } from '../service/tokens.ts';
 import type { ChangeFeed } from './feed.ts';
+import type { PlayerFeed } from './players.ts';
 
 /** What hears of tokens issued or revoked elsewhere. */
 export type TokenListener = Pick<PlayerTokens, 'onIssued' | 'onRevoked' | 'onResync'>;
@@ -41,16 +42,29 @@ export class ChangeListener {
   private retry: NodeJS.Timeout | undefined;
   private connectedOnce = false;
 
+  private readonly feed: Pick<ChangeFeed, 'announce' | 'resync'>;
+  private readonly tokens: TokenListener | undefined;
+  private readonly clocks: ClockListener | undefined;
+  private readonly players: Pick<PlayerFeed, 'announce' | 'resync'> | undefined;
+
   constructor(
     private readonly url: string,
-    private readonly feed: Pick<ChangeFeed, 'announce' | 'resync'>,
+    listeners: {
+      feed: Pick<ChangeFeed, 'announce' | 'resync'>; // the games' changes, for the game streams
+      tokens?: TokenListener; // player tokens issued and revoked
+      clocks?: ClockListener; // the deadlines of the games' clocks
+      players?: Pick<PlayerFeed, 'announce' | 'resync'>; // games starting and ending, for the players' streams
+    },
     private readonly log: { warn: (message: string) => void; info: (message: string) => void } = {
       warn: () => undefined,
       info: () => undefined,
     },
-    private readonly tokens?: TokenListener,
-    private readonly clocks?: ClockListener,
-  ) {}
+  ) {
+    this.feed = listeners.feed;
+    this.tokens = listeners.tokens;
+    this.clocks = listeners.clocks;
+    this.players = listeners.players;
+  }
 
   /** Connects once; later drops reconnect by themselves. Rejects if the first connection fails. */
   async start(): Promise<void> {
@@ -90,6 +104,7 @@ export class ChangeListener {
       if (!change) return;
       this.feed.announce(change.gameId, change.version);
       this.clocks?.announced(change.gameId, change.deadline);
+      if (change.transition) this.players?.announce({ ...change, transition: change.transition });
     });
     try {
       await client.connect();
@@ -110,6 +125,7 @@ export class ChangeListener {
       this.log.info('change announcements restored');
       this.feed.resync();
       this.tokens?.onResync();
+      this.players?.resync();
       this.clocks?.armClocks().catch((error: unknown) => this.log.warn(`re-arming clocks failed: ${String(error)}`));
     }
     this.connectedOnce = true;

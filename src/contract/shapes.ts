@@ -189,6 +189,16 @@ export const Account = Type.Object(
   { $id: 'Account' },
 );
 
+export const GamePage = Type.Object(
+  {
+    games: Type.Array(ref(GameFull), { description: 'most recently changed first' }),
+    nextCursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'the cursor of the next page; null when no game follows',
+    }),
+  },
+  { $id: 'GamePage' },
+);
+
 export const SHARED_SCHEMAS = [
   PlayerInfo,
   GameStatus,
@@ -208,6 +218,7 @@ export const SHARED_SCHEMAS = [
   IssuedToken,
   TokenList,
   Account,
+  GamePage,
 ];
 
 export type PlayerInfo = Static<typeof PlayerInfo>;
@@ -227,6 +238,10 @@ export interface StreamError {
   code: string;
   message: string;
 }
+
+/** A line of a player's event stream (GET /api/stream/event): a game of the player started, or ended. */
+export type PlayerEventLine =
+  { type: 'gameStart' | 'gameFinish'; game: GameFull } | { type: 'error'; error: StreamError };
 
 /** A line of a game stream: the game first, then a state per change, or an error before the stream ends. */
 export type GameEvent =

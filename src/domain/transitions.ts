@@ -36,6 +36,17 @@ function timeOf(game: Game, now: number | undefined): number {
 export const deadlineOfGame = (game: Game): number | undefined =>
   game.record.clock ? deadlineOf(game.record.clock, game.pos.turn, isOver(game)) : undefined;
 
+/** What a store indexes a game by besides its record: facts derived from the whole game. */
+export interface GameIndex {
+  readonly deadline: number | null; // when its clock calls for the service to act, ms since the epoch
+  readonly ended: boolean; // whether the game is over (a player's list filters on it)
+}
+
+export const indexOfGame = (game: Game): GameIndex => ({
+  deadline: deadlineOfGame(game) ?? null,
+  ended: isOver(game),
+});
+
 /** GAME_OVER for an ended game, and for a clocked one whose deadline has passed (before the service ends it). */
 function closed(game: Game, now: number): Result<never> | undefined {
   if (isOver(game)) return err(new DomainError('GAME_OVER', `the game is over (${statusOf(game)})`));

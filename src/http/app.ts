@@ -19,6 +19,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { GameService } from '../service/games.ts';
 import type { EventBus } from '../bus/bus.ts';
+import type { PlayerFeed } from '../bus/players.ts';
 import { DEFAULTS } from '../config.ts';
 import type { GameStore } from '../store/store.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -38,6 +39,7 @@ export interface AppDeps {
   games: GameService;
   store: GameStore;
   bus: EventBus; // the committed changes the streams follow: the one the service publishes to
+  players?: PlayerFeed; // games starting and ending, for the players' event streams; none: no such streams
   metrics?: Metrics; // a fresh registry when absent
   publicUrl?: string | undefined;
   bodyLimit?: number; // bytes, 1048576
@@ -272,8 +274,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(gameRoutes, { prefix: '/api/board/game', games: deps.games, publicUrl: deps.publicUrl, metrics });
   await app.register(streamRoutes, {
-    prefix: '/api/board/game',
+    prefix: '/api',
     games: deps.games,
+    players: deps.players,
     hub,
     maxStreamsPerClient: deps.maxStreamsPerClient ?? DEFAULTS.maxStreamsPerClient,
     // One client for the stream limit as for the rate limit: its valid token, else its address.

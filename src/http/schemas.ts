@@ -4,6 +4,7 @@
  */
 import { Type } from 'typebox';
 import { ApiError, ref } from '../contract/shapes.ts';
+import { DomainError } from '../domain/errors.ts';
 import {
   DRAW_ACTIONS,
   GAME_ID_PATTERN,
@@ -30,6 +31,28 @@ export const MovesQuery = Type.Object({
     Type.String({ pattern: `^$|${SQUARE_PATTERN}`, description: 'only moves from this square, e.g. e2' }),
   ),
 });
+
+export const ListQuery = Type.Object({
+  player: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "only this player's games" })),
+  status: Type.Optional(Type.Enum(['ongoing', 'ended', 'all'], { description: 'which games; all by default' })),
+  limit: Type.Optional(
+    Type.String({ pattern: '^(100|[1-9][0-9]?)$', description: 'games per page, 1-100; 50 by default' }),
+  ),
+  cursor: Type.Optional(Type.String({ maxLength: 64, description: "an earlier page's nextCursor" })),
+});
+
+/** The cursor after a page: opaque to clients, the position of the page's last game in the order of changes. */
+export const makeCursor = (seq: number): string => Buffer.from(`g${seq}`).toString('base64url');
+
+/** The position a cursor stands for; INVALID_QUERY (field cursor) for one this service did not make. */
+export function parseCursor(cursor: string | undefined): number | undefined {
+  if (cursor === undefined) return undefined;
+  const match = /^g([1-9][0-9]{0,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+  if (!match || makeCursor(Number(match[1])) !== cursor) {
+    throw new DomainError('INVALID_QUERY', `cursor '${cursor}' is not a cursor of this list`, 'cursor');
+  }
+  return Number(match[1]);
+}
 
 /** Error responses every game route can give, for the OpenAPI document and serialization. */
 export const errorResponses = (...statuses: number[]) =>

@@ -67,7 +67,6 @@ class Stream {
   socket: Socket | undefined; // set once chunks may be written to it directly
 
   constructor(
-    readonly gameId: string,
     readonly res: ServerResponse,
     readonly client: string,
   ) {}
@@ -106,9 +105,51 @@ export class StreamHub {
    * Starts streaming a game on a response whose head is written: the snapshot as `gameFull`, then every
    * change after the snapshot's version, which the bus guarantees once each and in order.
    */
-  async attach(gameId: string, res: ServerResponse, client: string, snapshot: () => Promise<Game>): Promise<void> {
-    const stream = new Stream(gameId, res, client);
-    // The client may have gone while the request waited for its game: its 'close' has been emitted already.
+  attach(gameId: string, res: ServerResponse, client: string, snapshot: () => Promise<Game>): Promise<void> {
+    return this.open(res, client, async stream => {
+      const game = await snapshot();
+      if (stream.closed) return;
+      const now = this.options.now ?? Date.now;
+      this.write(stream, frame(line({ type: 'gameFull', game: gameFullOf(game, now()) })));
+      this.started(stream);
+      stream.unsubscribe = this.options.bus.subscribe(
+        gameId,
+        game.record.version,
+        change => this.enqueue(stream, this.frameOf(change)),
+        () =>
+          this.end(
+            stream,
+            streamErrorLine('RESYNC_REQUIRED', 'changes of this game were missed: open the stream again'),
+          ),
+      );
+    });
+  }
+
+  /**
+   * Starts a stream of other events on a response whose head is written (a player's events): `start` sends the
+   * first lines with `send` and returns how to stop following; the hub adds heartbeats, the slow-consumer cut, the
+   * per-client count and the shutdown line, as for game streams.
+   */
+  attachFeed(
+    res: ServerResponse,
+    client: string,
+    start: (send: (event: object) => void) => Promise<() => void>,
+  ): Promise<void> {
+    return this.open(res, client, async stream => {
+      const send = (event: object) => this.enqueue(stream, frame(Buffer.from(`${JSON.stringify(event)}\n`)));
+      const stop = await start(send);
+      if (stream.closed) return stop();
+      this.flush(); // the first lines go out now, with the head
+      stream.res.flushHeaders(); // and the head also when there were none
+      this.started(stream);
+      stream.unsubscribe = stop;
+    });
+  }
+
+  /** Adds a stream on `res` and runs `begin`; a stream whose beginning fails is dropped with its connection. */
+  private async open(res: ServerResponse, client: string, begin: (stream: Stream) => Promise<void>): Promise<void> {
+    const stream = new Stream(res, client);
+    // The client may have gone while the request waited: its 'close' has been emitted already.
     if (res.closed || res.destroyed) return;
     if (this.closing) {
       res.end(streamErrorLine('SERVER_SHUTDOWN', 'the server is shutting down'));
@@ -117,26 +158,17 @@ export class StreamHub {
     }
     this.add(stream);
     res.on('close', () => this.remove(stream));
-    let game: Game;
     try {
-      game = await snapshot();
+      await begin(stream);
     } catch {
       this.remove(stream);
       res.destroy();
-      return;
     }
-    if (stream.closed) return;
-    const now = this.options.now ?? Date.now;
-    this.write(stream, frame(line({ type: 'gameFull', game: gameFullOf(game, now()) })));
-    // The head went out with that first line; from now on the response is a series of chunks on this socket.
-    if (res.chunkedEncoding && res.socket) stream.socket = res.socket;
-    stream.unsubscribe = this.options.bus.subscribe(
-      gameId,
-      game.record.version,
-      change => this.enqueue(stream, this.frameOf(change)),
-      () =>
-        this.end(stream, streamErrorLine('RESYNC_REQUIRED', 'changes of this game were missed: open the stream again')),
-    );
+  }
+
+  /** The head went out with the first line; from now on the response is a series of chunks on this socket. */
+  private started(stream: Stream): void {
+    if (stream.res.chunkedEncoding && stream.res.socket) stream.socket = stream.res.socket;
   }
 
   /**

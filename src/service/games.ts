@@ -27,12 +27,17 @@ import { gameFromPgn } from '../domain/pgn.ts';
 import { DomainError, ok, type Result } from '../domain/errors.ts';
 import { SERVICE, seatsForNewGame, type Actor } from '../domain/seats.ts';
 import { parseTimeControl, type TimeControl } from '../domain/clock.ts';
-import { deadlineOfGame, expire } from '../domain/transitions.ts';
-import type { GameIndex, GameStore } from '../store/store.ts';
+import { expire, indexOfGame as indexOf } from '../domain/transitions.ts';
+import type { GameStore } from '../store/store.ts';
 import type { EventBus } from '../bus/bus.ts';
 import { DEFAULTS } from '../config.ts';
 import type { ClockRequest, PlayerInfo } from '../contract/shapes.ts';
 import { ClockTimers } from './clocks.ts';
+import type { PlayerFeed } from '../bus/players.ts';
+import { gameFullOf, gameStateEvent } from '../domain/views.ts';
+import { isOver } from '../domain/status.ts';
+import type { GameFull } from '../contract/shapes.ts';
+import type { ListQuery } from '../store/store.ts';
 
 export interface GameServiceDeps {
   store: GameStore;
@@ -44,6 +49,13 @@ export interface GameServiceDeps {
   cacheBytes?: number; // estimated heap those games may hold (domain's approximateBytes), e.g. 134217728
   maxPgnPlies?: number; // e.g. 10000
   onTimerError?: (error: unknown) => void; // a clock timer's end of a game failed (the store), for the log
+  players?: PlayerFeed; // where games starting and ending go, for the players' event streams
+}
+
+/** A page of games (`list`): each with its version, and the position after the page, if another follows. */
+export interface GamePage {
+  games: Game[];
+  next: number | undefined;
 }
 
 /** What a creation asks for: the players and an optional clock. */
@@ -55,9 +67,6 @@ export interface Players {
 
 /** A transition as the service runs it: on the current game, at the time `now` (ms since the epoch). */
 export type Transition = (game: Game, now: number) => Result<Change>;
-
-/** What the store indexes a game by. */
-const indexOf = (game: Game): GameIndex => ({ deadline: deadlineOfGame(game) ?? null });
 
 const MAX_ID_ATTEMPTS = 5;
 /** Updates refused by the version check that one change tries again after, before it answers UNAVAILABLE. */
@@ -77,6 +86,7 @@ export class GameService {
   private cachedBytes = 0;
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly timers: ClockTimers;
+  private readonly players: PlayerFeed | undefined;
 
   constructor(deps: GameServiceDeps) {
     this.store = deps.store;
@@ -87,6 +97,7 @@ export class GameService {
     this.cacheBytes = deps.cacheBytes ?? DEFAULTS.gameCacheBytes;
     this.maxPgnPlies = deps.maxPgnPlies ?? DEFAULTS.maxPgnPlies;
     this.sharedStore = deps.sharedStore ?? false;
+    this.players = deps.players;
     this.timers = new ClockTimers(
       id => void this.expireDue(id).catch((error: unknown) => deps.onTimerError?.(error)),
       () => this.now(),
@@ -251,7 +262,43 @@ export class GameService {
     this.remember(change.game);
     this.bus.publish({ gameId: id, version: change.game.record.version, event: change.event });
     this.timers.arm(id, index.deadline, true);
+    if (isOver(game) !== index.ended) this.transition(change.game, index.ended ? 'gameFinish' : 'gameStart');
     return true;
+  }
+
+  /**
+   * A game started or ended: its players' streams hear of it. With other instances on the store, every instance
+   * (this one too) hears of it through the store's announcement instead, in the order of the commits.
+   */
+  private transition(game: Game, type: 'gameStart' | 'gameFinish'): void {
+    if (this.sharedStore || !this.players) return;
+    const { id, version, white, black } = game.record;
+    this.players.publish([white.id, black.id], { type, gameId: id, version, game: gameFullOf(game, this.now()) });
+  }
+
+  /**
+   * A page of games, most recently changed first (the store's order of changes); `before` the position after
+   * an earlier page.
+   */
+  async list(query: ListQuery): Promise<GamePage> {
+    const rows = await this.store.listGames({ ...query, limit: query.limit + 1 });
+    const page = rows.slice(0, query.limit);
+    const games = page.map(({ record }) => {
+      const cached = this.cache.get(record.id)?.game;
+      return cached?.record.version === record.version ? cached : restoreGame(record);
+    });
+    return { games, next: rows.length > query.limit ? page.at(-1)!.seq : undefined };
+  }
+
+  /**
+   * A game as the change of `version` left it, from the change log (for a transition another instance
+   * announced); undefined when the log no longer has it.
+   */
+  async gameAt(id: string, version: number): Promise<GameFull | undefined> {
+    const [logged] = await this.store.changesSince(id, version - 1);
+    if (logged?.version !== version) return undefined;
+    const game = await this.get(id); // its seats and clock never change
+    return { ...gameFullOf(game, this.now()), state: logged.event.state };
   }
 
   private async insert(clock: ClockRequest | undefined, build: (input: NewGameInput) => Result<Game>): Promise<Game> {
@@ -264,11 +311,13 @@ export class GameService {
     for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
       const result = build({ id: this.newId(), createdAt: this.clock().toISOString(), clock: control });
       if (!result.ok) throw result.error;
-      const index = indexOf(result.value);
-      if (await this.store.create(result.value.record, index)) {
-        this.remember(result.value);
-        this.timers.arm(result.value.record.id, index.deadline, true);
-        return result.value;
+      const game = result.value;
+      const index = indexOf(game);
+      if (await this.store.create(game.record, index, gameStateEvent(game, this.now()))) {
+        this.remember(game);
+        this.timers.arm(game.record.id, index.deadline, true);
+        if (!index.ended) this.transition(game, 'gameStart');
+        return game;
       }
     }
     throw new Error('could not find an unused game id');

@@ -7,6 +7,8 @@ import {
   type ClockedGame,
   type GameIndex,
   type GameStore,
+  type ListedGame,
+  type ListQuery,
   type StateEvent,
   type StoredChange,
 } from './store.ts';
@@ -15,6 +17,8 @@ import type { StoredToken, TokenStore } from './tokens.ts';
 export class MemoryGameStore implements GameStore, TokenStore {
   private readonly games = new Map<string, string>();
   private readonly deadlines = new Map<string, number>();
+  private readonly order = new Map<string, { seq: number; ended: boolean }>();
+  private seq = 0;
   private readonly log = new RecentChanges();
   private readonly tokens = new Map<string, StoredToken & { revoked: boolean }>();
 
@@ -46,9 +50,24 @@ export class MemoryGameStore implements GameStore, TokenStore {
     return Promise.resolve([...this.deadlines].map(([id, deadline]) => ({ id, deadline })));
   }
 
-  private indexed(id: string, { deadline }: GameIndex): void {
+  listGames(query: ListQuery): Promise<ListedGame[]> {
+    const before = query.before ?? Infinity;
+    const wanted = (record: GameRecord, ended: boolean) =>
+      (query.player === undefined || record.white.id === query.player || record.black.id === query.player) &&
+      (query.status === 'all' || ended === (query.status === 'ended'));
+    const page = [...this.order]
+      .filter(([, { seq }]) => seq < before)
+      .map(([id, { seq, ended }]) => ({ record: JSON.parse(this.games.get(id)!) as GameRecord, seq, ended }))
+      .filter(({ record, ended }) => wanted(record, ended))
+      .sort((a, b) => b.seq - a.seq)
+      .slice(0, query.limit);
+    return Promise.resolve(page.map(({ record, seq }) => ({ record, seq })));
+  }
+
+  private indexed(id: string, { deadline, ended }: GameIndex): void {
     if (deadline === null) this.deadlines.delete(id);
     else this.deadlines.set(id, deadline);
+    this.order.set(id, { seq: ++this.seq, ended });
   }
 
   changesSince(id: string, afterVersion: number): Promise<StoredChange[]> {

@@ -3,14 +3,15 @@
  * commits what it announces (so it is sent exactly when that commits), and every instance's listener
  * (bus/postgres.ts) reads them.
  *
- * - CHANGES_CHANNEL: a committed change of a game, `<gameId> <version> <deadline>`: the deadline of its clock in ms
- *   since the epoch, `-` for none (so that every instance's timers follow it).
+ * - CHANGES_CHANNEL: a committed change or creation of a game, as JSON `{g, v, d, t, w, b}`: its id and version,
+ *   the deadline of its clock (so that every instance's timers follow it), whether it started or ended the game,
+ *   and its seats (so that every instance's players' event streams hear of it).
  * - TOKENS_CHANNEL: a player token issued (`issued`) or revoked (`revoked <hash>`), so that every instance
  *   turns authentication on, or stops accepting the token, at once.
  *
  * ```ts
- * `SELECT pg_notify('${CHANGES_CHANNEL}', ${notificationSql('id', '$2::text', '$6')}) FROM updated`
- * parseChangeNotification('AbCd1234 7 -'); // { gameId: 'AbCd1234', version: 7, deadline: null }
+ * parseChangeNotification('{"g":"AbCd1234","v":7,"d":null,"t":"f","w":"ann","b":"bob"}');
+ * // { gameId: 'AbCd1234', version: 7, deadline: null, transition: 'gameFinish', white: 'ann', black: 'bob' }
  * parseTokenNotification('revoked 9f86d0...'); // { kind: 'revoked', hash: '9f86d0...' }
  * ```
  */
@@ -21,22 +22,40 @@ export const CHANGES_CHANNEL = 'chess_game_changes';
 /** The channel of player tokens. */
 export const TOKENS_CHANNEL = 'chess_player_tokens';
 
-/** The SQL expression of the payload from SQL expressions of the id, the version (text) and the deadline. */
-export const notificationSql = (gameIdSql: string, versionTextSql: string, deadlineSql: string): string =>
-  `${gameIdSql} || ' ' || ${versionTextSql} || ' ' || coalesce(${deadlineSql}::text, '-')`;
+/**
+ * The SQL expression of a change's payload, from SQL expressions of its parts: the game's id, the version the
+ * change made, the deadline of its clock (ms since the epoch, or NULL), whether it started the game (`'s'`: a
+ * creation, or an undo that resumed it) or ended it (`'f'`), else NULL, and the ids of its seats (`white_id`,
+ * `black_id` of the row written).
+ */
+export const notificationSql = (sql: { id: string; version: string; deadline: string; transition: string }): string =>
+  `json_build_object('g', ${sql.id}, 'v', ${sql.version}::int, 'd', ${sql.deadline}::bigint, 't', ${sql.transition}, ` +
+  `'w', white_id, 'b', black_id)::text`;
 
 export interface ChangeNotification {
   gameId: string;
   version: number;
-  deadline: number | null;
+  deadline: number | null; // when the game's clock calls for the service to act
+  transition: 'gameStart' | 'gameFinish' | null; // whether the change started or ended the game
+  white: string; // the seats' player ids
+  black: string;
 }
 
-/** The game, version and deadline a payload announces, or undefined for a payload of another form. */
+/** What a payload of the changes channel announces, or undefined for a payload of another form. */
 export function parseChangeNotification(payload: string | undefined): ChangeNotification | undefined {
-  const [gameId, version, deadline, ...rest] = (payload ?? '').split(' ');
-  if (!gameId || !version || !deadline || rest.length > 0 || !/^\d+$/.test(version)) return undefined;
-  if (deadline !== '-' && !/^\d+$/.test(deadline)) return undefined;
-  return { gameId, version: Number(version), deadline: deadline === '-' ? null : Number(deadline) };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(payload ?? '');
+  } catch {
+    return undefined;
+  }
+  const { g, v, d, t, w, b } = (parsed ?? {}) as Record<string, unknown>;
+  if (typeof g !== 'string' || !Number.isSafeInteger(v) || typeof w !== 'string' || typeof b !== 'string')
+    return undefined;
+  if (d !== null && !Number.isSafeInteger(d)) return undefined;
+  if (t !== null && t !== 's' && t !== 'f') return undefined;
+  const transition = t === 's' ? 'gameStart' : t === 'f' ? 'gameFinish' : null;
+  return { gameId: g, version: v as number, deadline: d as number | null, transition, white: w, black: b };
 }
 
 /** The SQL expression of the payload that announces a revoked token, from an SQL expression of its hash. */

@@ -12,16 +12,20 @@
  * ```
  */
 import pg from 'pg';
-import type { GameRecord } from '../domain/game.ts';
+import { restoreGame, type GameRecord } from '../domain/game.ts';
+import { indexOfGame } from '../domain/transitions.ts';
 import { DomainError } from '../domain/errors.ts';
 import {
   CHANGE_LOG_RETENTION_MS,
   dataOf,
+  listGamesSql,
   loggedVersionError,
   NO_INDEX,
   recordOf,
   type ClockedGame,
   type GameIndex,
+  type ListedGame,
+  type ListQuery,
   type GameData,
   type GameStore,
   type StateEvent,
@@ -42,15 +46,43 @@ export interface PostgresOptions {
   onError?: (error: Error) => void; // errors of idle connections, for the log
 }
 
+/**
+ * A change: the version-checked update (its new seq, index columns and data), its change-log entry and its
+ * announcement, which says whether the change started the game again or ended it (comparing `ended` before and
+ * after, as the statement's snapshot saw it before the update).
+ */
 const UPDATE_SQL = `
-WITH updated AS (
-  UPDATE games SET version = $2, updated_at = now(), data = $3, deadline = $6
-  WHERE id = $1 AND version = $4 RETURNING id
+WITH prior AS (
+  SELECT ended FROM games WHERE id = $1 AND version = $4
+), updated AS (
+  UPDATE games SET version = $2, updated_at = now(), data = $3, deadline = $6, ended = $7, seq = nextval('games_seq')
+  WHERE id = $1 AND version = $4 RETURNING id, white_id, black_id
 ), logged AS (
   INSERT INTO game_changes (game_id, version, event)
   SELECT id, $2, $5 FROM updated WHERE $5::text IS NOT NULL
 )
-SELECT pg_notify('${CHANGES_CHANNEL}', ${notificationSql('id', '$2::text', '$6::bigint')}) FROM updated`;
+SELECT pg_notify('${CHANGES_CHANNEL}', ${notificationSql({
+  id: 'id',
+  version: '$2',
+  deadline: '$6',
+  transition: `CASE WHEN (SELECT ended FROM prior) = $7 THEN NULL WHEN $7 = 1 THEN 'f' ELSE 's' END`,
+})}) FROM updated`;
+
+/** A new game, its creation logged (version 1, for other instances' players' streams) and announced. */
+const INSERT_SQL = `
+WITH inserted AS (
+  INSERT INTO games (id, version, created_at, data, deadline, white_id, black_id, ended, seq)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, nextval('games_seq')) ON CONFLICT (id) DO NOTHING
+  RETURNING id, white_id, black_id
+), logged AS (
+  INSERT INTO game_changes (game_id, version, event) SELECT id, $2, $9 FROM inserted WHERE $9::text IS NOT NULL
+)
+SELECT pg_notify('${CHANGES_CHANNEL}', ${notificationSql({
+  id: 'id',
+  version: '$2',
+  deadline: '$5',
+  transition: `CASE WHEN $8 = 1 THEN NULL ELSE 's' END`,
+})}) FROM inserted`;
 
 export class PostgresGameStore implements GameStore, TokenStore {
   private updates = 0;
@@ -77,12 +109,22 @@ export class PostgresGameStore implements GameStore, TokenStore {
     return store;
   }
 
-  create(record: GameRecord, index: GameIndex = NO_INDEX): Promise<boolean> {
+  create(record: GameRecord, index: GameIndex = NO_INDEX, event?: StateEvent): Promise<boolean> {
     return this.run(async () => {
       const result = await this.pool.query({
         name: 'chess-insert-game',
-        text: 'INSERT INTO games (id, version, created_at, data, deadline) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING',
-        values: [record.id, record.version, record.createdAt, JSON.stringify(dataOf(record)), index.deadline],
+        text: INSERT_SQL,
+        values: [
+          record.id,
+          record.version,
+          record.createdAt,
+          JSON.stringify(dataOf(record)),
+          index.deadline,
+          record.white.id,
+          record.black.id,
+          +index.ended,
+          event ? JSON.stringify(event) : null,
+        ],
       });
       return result.rowCount === 1;
     });
@@ -114,11 +156,38 @@ export class PostgresGameStore implements GameStore, TokenStore {
           expectedVersion,
           event ? JSON.stringify(event) : null,
           index.deadline,
+          +index.ended,
         ],
       });
       const saved = result.rowCount === 1;
       if (saved && ++this.updates % PRUNE_EVERY === 0) void this.prune();
       return saved;
+    });
+  }
+
+  listGames(query: ListQuery): Promise<ListedGame[]> {
+    const given = { player: query.player, before: query.before ?? Number.MAX_SAFE_INTEGER, limit: query.limit };
+    const names: Array<keyof typeof given> = []; // in the order the statement numbers its parameters
+    const text = listGamesSql(query, name => {
+      if (!names.includes(name)) names.push(name);
+      return `$${names.indexOf(name) + 1}`;
+    });
+    return this.run(async () => {
+      const result = await this.pool.query<{
+        id: string;
+        version: number;
+        created_at: string;
+        data: string;
+        seq: string;
+      }>({
+        name: `chess-list-${query.player === undefined ? 'all' : 'player'}-${query.status}`,
+        text,
+        values: names.map(name => given[name]),
+      });
+      return result.rows.map(row => ({
+        record: recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as GameData),
+        seq: Number(row.seq),
+      }));
     });
   }
 
@@ -258,11 +327,27 @@ async function migrate(pool: pg.Pool): Promise<void> {
       await client.query(sql);
       await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [version, name]);
     }
+    await reindexGames(client);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
     client.release();
+  }
+}
+
+/**
+ * Works out `ended` and `deadline` of the games stored before those columns were filled (migration 0005), from
+ * each game itself: whether a game is over depends on its position. Runs under the migration lock.
+ */
+async function reindexGames(client: pg.PoolClient): Promise<void> {
+  const { rows } = await client.query<{ id: string; version: number; created_at: string; data: string }>(
+    'SELECT id, version, created_at, data FROM games WHERE ended IS NULL',
+  );
+  for (const row of rows) {
+    const record = recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as GameData);
+    const { ended, deadline } = indexOfGame(restoreGame(record));
+    await client.query('UPDATE games SET ended = $2, deadline = $3 WHERE id = $1', [row.id, +ended, deadline]);
   }
 }

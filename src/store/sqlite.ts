@@ -43,18 +43,19 @@ import {
   dataOf,
   loggedVersionError,
   NO_INDEX,
-  recordOf,
   type ClockedGame,
   type GameIndex,
-  type GameData,
+  type ListedGame,
+  type ListQuery,
   type GameStore,
   type StateEvent,
   type StoredChange,
 } from './store.ts';
 import { Checkpointer } from './checkpoints.ts';
 import { RecentChanges } from './recentChanges.ts';
-import { TOKEN_COLUMNS, tokenOf, type StoredToken, type TokenRow, type TokenStore } from './tokens.ts';
+import { tokenOf, type StoredToken, type TokenStore } from './tokens.ts';
 import { asError, describeFailure, fileIdentity, openDatabase, unavailable, type FileIdentity } from './sqliteFile.ts';
+import { prepareGameStatements, prepareTokenStatements, recordOfRow, reindexGames } from './sqliteStatements.ts';
 
 export { describeFailure } from './sqliteFile.ts';
 
@@ -88,21 +89,12 @@ interface Pending {
   logged?: { gameId: string; version: number; json: string }; // logged once the write commits and saved
 }
 
-interface Row {
-  id: string;
-  version: number;
-  created_at: string;
-  data: string;
-}
-
 export class SqliteGameStore implements GameStore, TokenStore {
   private db!: Database.Database;
-  private insertStmt!: Database.Statement<[string, number, string, string, string, number | null]>;
-  private selectStmt!: Database.Statement<[string], Row>;
-  private updateStmt!: Database.Statement<[number, string, string, number | null, string, number]>;
-  private clockedStmt!: Database.Statement<[], ClockedGame>;
-  private probeStmt!: Database.Statement<[string]>;
+  private games!: ReturnType<typeof prepareGameStatements>;
   private tokenStmts!: ReturnType<typeof prepareTokenStatements>;
+  /** The seq the next write in the current transaction gives its game (see listGames). */
+  private seq = 0;
   private batchTx!: Database.Transaction<(writes: Pending[]) => boolean[]>;
   private singleTx!: Database.Transaction<(write: () => boolean) => boolean>;
   private checkpoints: Checkpointer | undefined;
@@ -123,6 +115,7 @@ export class SqliteGameStore implements GameStore, TokenStore {
   ) {
     this.attach(openDatabase(path));
     this.probeAtOpen();
+    if (this.failure === undefined) reindexGames(this.db);
   }
 
   static open(path: string, options: SqliteOptions = {}): SqliteGameStore {
@@ -132,20 +125,17 @@ export class SqliteGameStore implements GameStore, TokenStore {
   /** Uses `db` from now on: its statements, its checkpoint thread, its file's identity. */
   private attach(db: Database.Database): void {
     this.db = db;
-    this.insertStmt = db.prepare(
-      'INSERT OR IGNORE INTO games (id, version, created_at, updated_at, data, deadline) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    this.selectStmt = db.prepare('SELECT id, version, created_at, data FROM games WHERE id = ?');
-    this.updateStmt = db.prepare(
-      'UPDATE games SET version = ?, updated_at = ?, data = ?, deadline = ? WHERE id = ? AND version = ?',
-    );
-    this.clockedStmt = db.prepare('SELECT id, deadline FROM games WHERE deadline IS NOT NULL');
-    this.probeStmt = db.prepare(
-      'INSERT INTO write_probe (id, written_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET written_at = excluded.written_at',
-    );
+    this.games = prepareGameStatements(db);
     this.tokenStmts = prepareTokenStatements(db);
-    this.batchTx = db.transaction((writes: Pending[]) => writes.map(pending => pending.write()));
-    this.singleTx = db.transaction((write: () => boolean) => write());
+    // Each transaction numbers its writes from the highest seq committed (by this connection or another).
+    this.batchTx = db.transaction((writes: Pending[]) => {
+      this.seq = this.games.maxSeq.get()?.seq ?? 0;
+      return writes.map(pending => pending.write());
+    });
+    this.singleTx = db.transaction((write: () => boolean) => {
+      this.seq = this.games.maxSeq.get()?.seq ?? 0;
+      return write();
+    });
     if (this.path === ':memory:') return;
     this.identity = fileIdentity(this.path);
     try {
@@ -164,31 +154,39 @@ export class SqliteGameStore implements GameStore, TokenStore {
   private probeAtOpen(): void {
     if (this.path === ':memory:') return;
     try {
-      this.probeStmt.run(new Date().toISOString());
+      this.games.probe.run(new Date().toISOString());
     } catch (error) {
       this.failure = describeFailure(error);
       if (this.failure === undefined) throw error;
     }
   }
 
-  create(record: GameRecord, { deadline }: GameIndex = NO_INDEX): Promise<boolean> {
+  create(record: GameRecord, { deadline, ended }: GameIndex = NO_INDEX): Promise<boolean> {
     const data = JSON.stringify(dataOf(record));
+    const { id, version, createdAt, white, black } = record;
     return this.enqueue(() => {
       const now = new Date().toISOString();
-      return this.insertStmt.run(record.id, record.version, record.createdAt, now, data, deadline).changes === 1;
+      const inserted = this.games.insert.run(
+        id,
+        version,
+        createdAt,
+        now,
+        data,
+        deadline,
+        white.id,
+        black.id,
+        +ended,
+        ++this.seq,
+      );
+      return inserted.changes === 1;
     });
   }
 
   get(id: string): Promise<GameRecord | undefined> {
-    let row: Row | undefined;
-    try {
-      row = this.selectStmt.get(id);
-    } catch (error) {
-      return Promise.reject(unavailable(error));
-    }
-    return Promise.resolve(
-      row === undefined ? undefined : recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as GameData),
-    );
+    return this.read(() => {
+      const row = this.games.select.get(id);
+      return row && recordOfRow(row);
+    });
   }
 
   update(record: GameRecord, expectedVersion: number, event?: StateEvent, index = NO_INDEX): Promise<boolean> {
@@ -196,8 +194,10 @@ export class SqliteGameStore implements GameStore, TokenStore {
     if (refused) return Promise.reject(refused);
     const data = JSON.stringify(dataOf(record));
     const logged = event && { gameId: record.id, version: record.version, json: JSON.stringify(event) };
+    const { deadline, ended } = index;
+    const now = new Date().toISOString();
     const write = () =>
-      this.updateStmt.run(record.version, new Date().toISOString(), data, index.deadline, record.id, expectedVersion)
+      this.games.update.run(record.version, now, data, deadline, +ended, ++this.seq, record.id, expectedVersion)
         .changes === 1;
     return this.enqueue(write, logged);
   }
@@ -268,7 +268,17 @@ export class SqliteGameStore implements GameStore, TokenStore {
   }
 
   clockedGames(): Promise<ClockedGame[]> {
-    return this.read(() => this.clockedStmt.all());
+    return this.read(() => this.games.clocked.all());
+  }
+
+  listGames(query: ListQuery): Promise<ListedGame[]> {
+    const params = { player: query.player, before: query.before ?? Number.MAX_SAFE_INTEGER, limit: query.limit };
+    return this.read(() =>
+      this.games
+        .list(query)
+        .all(params)
+        .map(row => ({ record: recordOfRow(row), seq: row.seq })),
+    );
   }
 
   insertToken(token: StoredToken): Promise<void> {
@@ -328,7 +338,7 @@ export class SqliteGameStore implements GameStore, TokenStore {
     try {
       this.db.prepare('SELECT 1').get();
       if (this.failure !== undefined) {
-        this.probeStmt.run(new Date().toISOString());
+        this.games.probe.run(new Date().toISOString());
         this.failure = undefined;
       }
     } catch (error) {
@@ -396,25 +406,4 @@ export class SqliteGameStore implements GameStore, TokenStore {
     this.db.close();
     await this.checkpoints?.close();
   }
-}
-
-function prepareTokenStatements(db: Database.Database) {
-  return {
-    insert: db.prepare<[string, string, string, string, string]>(
-      'INSERT INTO player_tokens (id, hash, player_id, display_name, created_at) VALUES (?, ?, ?, ?, ?)',
-    ),
-    byHash: db.prepare<[string], TokenRow>(
-      `SELECT ${TOKEN_COLUMNS} FROM player_tokens WHERE hash = ? AND revoked_at IS NULL`,
-    ),
-    all: db.prepare<[], TokenRow>(
-      `SELECT ${TOKEN_COLUMNS} FROM player_tokens WHERE revoked_at IS NULL ORDER BY created_at, id`,
-    ),
-    ofPlayer: db.prepare<[string], TokenRow>(
-      `SELECT ${TOKEN_COLUMNS} FROM player_tokens WHERE player_id = ? AND revoked_at IS NULL ORDER BY created_at, id`,
-    ),
-    revoke: db.prepare<[string, string], { hash: string }>(
-      'UPDATE player_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING hash',
-    ),
-    any: db.prepare<[], { one: number }>('SELECT 1 AS one FROM player_tokens LIMIT 1'),
-  };
 }

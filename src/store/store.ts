@@ -9,6 +9,7 @@
  * ```
  */
 import type { GameRecord } from '../domain/game.ts';
+import type { GameIndex } from '../domain/transitions.ts';
 import type { GameEvent } from '../contract/shapes.ts';
 
 /** The event of one committed change: what streams send for it. */
@@ -24,15 +25,41 @@ export interface StoredChange {
 /** How long a shared store's change log keeps an entry at least: long enough for any stream to catch up after a hiccup. */
 export const CHANGE_LOG_RETENTION_MS = 60 * 60 * 1000;
 
-/**
- * What a store indexes a game by besides its record, derived from the whole game by the domain (`indexOf`): when
- * its clock calls for the service to act, and whether it is over.
- */
-export interface GameIndex {
-  deadline: number | null; // ms since the epoch; null: no clock runs out
+/** What a store indexes a game by besides its record, derived from the whole game by the domain (`indexOfGame`). */
+export type { GameIndex };
+
+/** The index of a game with no clock that is not over: what a write without an index means (tools and tests). */
+export const NO_INDEX: GameIndex = Object.freeze({ deadline: null, ended: false });
+
+export interface ListQuery {
+  player?: string | undefined; // a seat's id; undefined: every game
+  status: 'ongoing' | 'ended' | 'all';
+  limit: number; // e.g. 51: one more than a page, to tell whether another follows
+  before?: number | undefined; // only games whose seq is lower: the position after an earlier page
 }
 
-export const NO_INDEX: GameIndex = Object.freeze({ deadline: null });
+export interface ListedGame {
+  record: GameRecord;
+  seq: number; // the game's place in the order of changes
+}
+
+/** The SQL of a page of games (listGames), for both stores: `param(name)` writes a parameter's placeholder. */
+export function listGamesSql(query: ListQuery, param: (name: 'player' | 'before' | 'limit') => string): string {
+  const ended = query.status === 'all' ? [0, 1] : query.status === 'ended' ? [1] : [0];
+  const seats = query.player === undefined ? [undefined] : ['white_id', 'black_id'];
+  // One branch per index range (seat column, ended): each reads at most `limit` rows in seq order from its index,
+  // and the union of the few branches is sorted again. A game a player holds both seats of is one row.
+  const branches = seats.flatMap((seat, i) =>
+    ended.map(value => {
+      const seated = seat === undefined ? '' : `${seat} = ${param('player')} AND `;
+      return (
+        `SELECT * FROM (SELECT id, version, created_at, data, seq FROM games WHERE ${seated}ended = ${value} ` +
+        `AND seq < ${param('before')} ORDER BY seq DESC LIMIT ${param('limit')}) AS b${i}${value}`
+      );
+    }),
+  );
+  return `SELECT * FROM (${branches.join(' UNION ')}) AS page ORDER BY seq DESC LIMIT ${param('limit')}`;
+}
 
 /** A game whose clock will call for the service to act. */
 export interface ClockedGame {
@@ -41,8 +68,12 @@ export interface ClockedGame {
 }
 
 export interface GameStore {
-  /** Inserts a new game; resolves false when the id is already taken. */
-  create(record: GameRecord, index?: GameIndex): Promise<boolean>;
+  /**
+   * Inserts a new game; resolves false when the id is already taken. A store shared by several instances logs
+   * `event` (the new game's state) at version 1 and announces the creation, so that the other instances' players'
+   * streams hear of it.
+   */
+  create(record: GameRecord, index?: GameIndex, event?: StateEvent): Promise<boolean>;
   get(id: string): Promise<GameRecord | undefined>;
   /**
    * Replaces a game if its stored version is still `expectedVersion`; resolves false otherwise. The event is
@@ -53,6 +84,13 @@ export interface GameStore {
   update(record: GameRecord, expectedVersion: number, event?: StateEvent, index?: GameIndex): Promise<boolean>;
   /** Every game with a deadline (a running clock, or a first move awaited): what the service's timers watch. */
   clockedGames(): Promise<ClockedGame[]>;
+  /**
+   * A page of games, most recently changed first: those `query.player` holds a seat in (all games without), of
+   * `query.status`, changed before the position `query.before` (a `seq` of an earlier page). Every write gives
+   * its game a new `seq`, higher than any before it, so a game that does not change keeps its place: pages never
+   * repeat or skip it. Indexed, so that a page costs the same however many games are stored.
+   */
+  listGames(query: ListQuery): Promise<ListedGame[]>;
   /**
    * The logged changes of a game after `afterVersion`, in version order. Entries may be gone (a caller that
    * finds a gap has to start over from the game itself): a shared store keeps them in the database for

@@ -20,11 +20,12 @@ export function timedStore(store: GameStore, startTimer: () => () => void): Game
       }
     };
   return {
-    create: timed((record, index?: GameIndex) => store.create(record, index)),
+    create: timed((record, index?: GameIndex, event?: StateEvent) => store.create(record, index, event)),
     update: timed((record, expectedVersion: number, event?: StateEvent, index?: GameIndex) =>
       store.update(record, expectedVersion, event, index),
     ),
     clockedGames: () => store.clockedGames(),
+    listGames: query => store.listGames(query),
     get: id => store.get(id),
     changesSince: (id, afterVersion) => store.changesSince(id, afterVersion),
     ping: () => store.ping(),

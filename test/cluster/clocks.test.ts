@@ -19,7 +19,7 @@ const post = async (url: string, body?: unknown) => {
     ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
   });
   if (res.status >= 300) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return (await res.json());
+  return await res.json();
 };
 
 describe('clocks across instances on one PostgreSQL database', { skip, timeout: 60_000 }, () => {

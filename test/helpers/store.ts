@@ -4,10 +4,11 @@ import type { GameStore } from '../../src/store/store.ts';
 /** A store that does what `store` does, except for the methods in `overrides`. */
 export function storeWith(store: GameStore, overrides: Partial<GameStore>): GameStore {
   return {
-    create: (record, index) => store.create(record, index),
+    create: (record, index, event) => store.create(record, index, event),
     get: id => store.get(id),
     update: (record, expectedVersion, event, index) => store.update(record, expectedVersion, event, index),
     clockedGames: () => store.clockedGames(),
+    listGames: query => store.listGames(query),
     changesSince: (id, afterVersion) => store.changesSince(id, afterVersion),
     ping: () => store.ping(),
     close: () => store.close(),

@@ -431,7 +431,7 @@ test('NOT_FOUND (404) for a route that does not exist', async (t: TestContext) =
     ['GET', '/nope'],
     ['GET', '/api'],
     ['GET', '/api/board'],
-    ['GET', '/api/board/game'],
+    ['PATCH', '/api/board/game'], // GET is the list of games (DECISIONS §13)
     ['DELETE', '/api/board/game'],
     ['PUT', `/api/board/game/${UNKNOWN_ID}`],
     ['POST', `/api/board/game/${UNKNOWN_ID}`],

@@ -235,6 +235,46 @@ export function runGameStoreContract(
       t.assert.equal(await store.update({ ...record, version: 3 }, 1), true);
     });
 
+    test('listGames: most recently written first, by seat and status, before a position; a write moves a game up', async (t: TestContext) => {
+      const store = await open(t);
+      const player = `p-${makeRecord().id}`; // a player of this test alone, on a store other tests share
+      const mine = { id: player, displayName: 'P' };
+      const records = [
+        makeRecord({ white: mine }),
+        makeRecord({ black: mine }),
+        makeRecord({ white: mine, black: mine }),
+        makeRecord({ white: mine }),
+      ];
+      for (const [i, record] of records.entries()) {
+        t.assert.equal(await store.create(record, { deadline: null, ended: i === 3 }), true);
+      }
+      await store.create(makeRecord()); // another player's
+      const [a, b, c, d] = records.map(record => record.id);
+      const ids = async (status: 'ongoing' | 'ended' | 'all', before?: number, limit = 10) =>
+        (await store.listGames({ player, status, limit, before })).map(listed => listed.record.id);
+      t.assert.deepEqual(await ids('all'), [d, c, b, a], 'a game held on both seats is listed once');
+      t.assert.deepEqual(await ids('ongoing'), [c, b, a]);
+      t.assert.deepEqual(await ids('ended'), [d]);
+      const page = await store.listGames({ player, status: 'all', limit: 2 });
+      t.assert.deepEqual(await ids('all', page.at(-1)!.seq), [b, a], 'the games after a position');
+      t.assert.deepEqual(page[0]!.record, records[3], 'each listed with its record');
+      t.assert.equal(
+        await store.update({ ...records[0]!, version: 2 }, 1, undefined, { deadline: 5, ended: false }),
+        true,
+      );
+      t.assert.deepEqual(await ids('all'), [a, d, c, b]);
+      t.assert.deepEqual(
+        await ids('all', page.at(-1)!.seq),
+        [b],
+        'a game that changed is no longer after the old position',
+      );
+      t.assert.deepEqual(
+        (await store.clockedGames()).filter(game => game.id === a),
+        [{ id: a, deadline: 5 }],
+        'and its deadline is the one written last',
+      );
+    });
+
     test('ping resolves on an open store', async (t: TestContext) => {
       const store = await open(t);
       t.assert.equal(await store.ping(), undefined);

@@ -39,11 +39,11 @@ describe('PostgreSQL store', { skip }, () => {
     const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
     t.assert.deepEqual(
       rows.map(row => row.version),
-      [1, 2, 3, 4],
+      [1, 2, 3, 4, 5],
     );
   });
 
-  test('a committed update is announced with its game id, version and deadline, a refused one is not', async (t: TestContext) => {
+  test('a creation and a committed update are announced with the game, version, deadline, transition and seats; a refused update is not', async (t: TestContext) => {
     const store = await PostgresGameStore.open(db.url);
     t.after(() => store.close());
     const listener = new pg.Client({ connectionString: db.url });
@@ -57,8 +57,12 @@ describe('PostgreSQL store', { skip }, () => {
     t.assert.equal(await store.update({ ...record, version: 2, moves: ['e2e4'] }, 1, stateEvent(['e2e4'])), true);
     t.assert.equal(await store.update({ ...record, version: 2, moves: ['d2d4'] }, 1, stateEvent(['d2d4'])), false);
     t.assert.equal(await store.update({ ...record, version: 3, moves: [] }, 2, stateEvent([])), true);
-    for (let i = 0; i < 100 && heard.length < 2; i++) await new Promise(resolve => setTimeout(resolve, 20));
-    t.assert.deepEqual(heard, [`${record.id} 2 -`, `${record.id} 3 -`]);
+    for (let i = 0; i < 100 && heard.length < 3; i++) await new Promise(resolve => setTimeout(resolve, 20));
+    const announced = (version: number) => ({ g: record.id, v: version, d: null, t: null, w: 'p1', b: 'p2' });
+    t.assert.deepEqual(
+      heard.map(payload => JSON.parse(payload)),
+      [announced(1), announced(2), announced(3)].map(a => ({ ...a, t: a.v === 1 ? 's' : null })),
+    );
   });
 
   test('an unreachable database is UNAVAILABLE, quickly', async (t: TestContext) => {

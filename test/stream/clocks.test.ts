@@ -64,7 +64,7 @@ function clockSuite(name: string, settings: () => Promise<Record<string, string>
       await sleep(Math.max(0, late.deadline - Date.now() + 200));
       const second = await startServer(env);
       t.after(() => second.stop('SIGTERM'));
-      const lateState = async () => (await (await fetch(`${second.url}${BASE}/${late.id}`)).json());
+      const lateState = async () => await (await fetch(`${second.url}${BASE}/${late.id}`)).json();
       for (let i = 0; i < 50 && (await lateState()).state.status !== 'outOfTime'; i++) await sleep(20);
       t.assert.equal((await lateState()).state.status, 'outOfTime', 'ended at start');
       const stream = await openStream(`${second.url}${BASE}/${running.id}/stream`);

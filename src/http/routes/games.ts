@@ -15,6 +15,7 @@ import { foundGame, requireGame } from '../requireGame.ts';
 import {
   CreateGameRequest,
   GameFull,
+  GamePage,
   GameState,
   ImportFenRequest,
   ImportPgnRequest,
@@ -22,7 +23,17 @@ import {
   OkResponse,
   ref,
 } from '../../contract/shapes.ts';
-import { DrawParams, GameIdParams, MoveParams, MovesQuery, TakebackParams, operation } from '../schemas.ts';
+import {
+  DrawParams,
+  GameIdParams,
+  ListQuery,
+  MoveParams,
+  MovesQuery,
+  TakebackParams,
+  makeCursor,
+  operation,
+  parseCursor,
+} from '../schemas.ts';
 
 export interface GameRoutesOptions {
   games: GameService;
@@ -88,6 +99,34 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
       const game = await games.create({ white, black, clock }, request.actor);
       metrics.gamesCreated.inc();
       return reply.code(201).send(gameFullOf(game, games.now()));
+    },
+  );
+
+  app.get(
+    '',
+    {
+      schema: operation(
+        'listGames',
+        "A player's games, or all games, most recently changed first",
+        {
+          description:
+            'Without player, a player token lists its own games; another caller, every game. Pages follow with ' +
+            'nextCursor; a page never repeats or skips a game that did not change meanwhile.',
+          querystring: ListQuery,
+        },
+        { 200: ref(GamePage) },
+        [400, 401, 429],
+      ),
+    },
+    async request => {
+      const { player: named, status = 'all', limit = '50', cursor } = request.query;
+      const player = named ?? (request.actor.kind === 'player' ? request.actor.player.id : undefined);
+      const page = await games.list({ player, status, limit: Number(limit), before: parseCursor(cursor) });
+      const now = games.now();
+      return {
+        games: page.games.map(game => gameFullOf(game, now)),
+        nextCursor: page.next === undefined ? null : makeCursor(page.next),
+      };
     },
   );
 

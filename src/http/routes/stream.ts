@@ -1,12 +1,19 @@
 /**
- * Operation 3: `GET /api/board/game/{gameId}/stream`, NDJSON. A `gameFull` line first, then one `gameState`
- * line per committed change, empty lines as heartbeats, an `error` line before the server closes it.
+ * The NDJSON streams: operation 3, `GET /api/board/game/{gameId}/stream` (a `gameFull` line first, then one
+ * `gameState` line per committed change), and a player's events, `GET /api/stream/event` (a `gameStart` line for
+ * each ongoing game of the player, then `gameStart` and `gameFinish` as games start and end, DECISIONS §13). Both
+ * have empty lines as heartbeats and an `error` line before the server closes them, and count against the same
+ * per-client cap.
  */
-import type { OutgoingHttpHeaders } from 'node:http';
-import type { FastifyPluginAsync } from 'fastify';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { PlayerFeed, PlayerEvent } from '../../bus/players.ts';
+import { PlayerStream } from '../../bus/players.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { isOver } from '../../domain/status.ts';
+import { gameFullOf } from '../../domain/views.ts';
 import type { GameService } from '../../service/games.ts';
 import { requireGame } from '../requireGame.ts';
 import { GameIdParams, errorResponses } from '../schemas.ts';
@@ -15,6 +22,7 @@ import type { StreamHub } from '../stream.ts';
 export interface StreamRoutesOptions {
   games: GameService;
   hub: StreamHub;
+  players: PlayerFeed | undefined; // games starting and ending; none: no player event streams
   maxStreamsPerClient: number; // 0 = no limit
   clientKey: (request: { ip: string; headers: Record<string, unknown> }) => string;
 }
@@ -24,12 +32,48 @@ const RETRY_AFTER_SECONDS = 5;
 const definedHeaders = (headers: Record<string, number | string | string[] | undefined>): OutgoingHttpHeaders =>
   Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined));
 
+const NDJSON = Type.String({ description: 'NDJSON events', contentMediaType: 'application/x-ndjson' });
+
+const EventQuery = Type.Object({
+  player: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: "whose events: a player's id (a service token needs it)" }),
+  ),
+});
+
 export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fastify, options) => {
-  const { games, hub, maxStreamsPerClient, clientKey } = options;
+  const { games, hub, players, maxStreamsPerClient, clientKey } = options;
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
+  /**
+   * Starts an NDJSON answer: refuses a client with its cap of streams open (429), then writes the head. Undefined
+   * for HEAD, which gets the head only.
+   */
+  const startStream = (request: FastifyRequest, reply: FastifyReply, client: string): ServerResponse | undefined => {
+    if (maxStreamsPerClient > 0 && hub.streamsOf(client) >= maxStreamsPerClient) {
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      throw new DomainError('RATE_LIMITED', `at most ${maxStreamsPerClient} streams may be open per client`);
+    }
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      // What hooks have set (CORS, rate-limit counters): a hijacked reply does not write them by itself.
+      ...definedHeaders(reply.getHeaders()),
+      'content-type': 'application/x-ndjson',
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+      'x-accel-buffering': 'no', // reverse proxies: do not buffer the stream
+      connection: 'close', // a stream ends only when cut or at shutdown: do not keep the socket for reuse
+    });
+    // HEAD (which Fastify routes here too) gets the head only: a body would never be sent, nor the end.
+    if (request.method === 'HEAD') {
+      res.end();
+      return undefined;
+    }
+    return res;
+  };
+
   app.get(
-    '/:gameId/stream',
+    '/board/game/:gameId/stream',
     {
       preValidation: requireGame(games),
       schema: {
@@ -42,38 +86,94 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
         security: [{ bearerAuth: [] }],
         params: GameIdParams,
         produces: ['application/x-ndjson'],
-        response: {
-          200: Type.String({ description: 'NDJSON events', contentMediaType: 'application/x-ndjson' }),
-          ...errorResponses(400, 401, 404, 429),
-        },
+        response: { 200: NDJSON, ...errorResponses(400, 401, 404, 429) },
       },
     },
     async (request, reply) => {
       const { gameId } = request.params;
       const client = clientKey(request);
-      if (maxStreamsPerClient > 0 && hub.streamsOf(client) >= maxStreamsPerClient) {
-        reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-        throw new DomainError('RATE_LIMITED', `at most ${maxStreamsPerClient} streams may be open per client`);
-      }
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        // What hooks have set (CORS, rate-limit counters): a hijacked reply does not write them by itself.
-        ...definedHeaders(reply.getHeaders()),
-        'content-type': 'application/x-ndjson',
-        'cache-control': 'no-cache',
-        'x-content-type-options': 'nosniff',
-        'x-accel-buffering': 'no', // reverse proxies: do not buffer the stream
-        connection: 'close', // a stream ends only when cut or at shutdown: do not keep the socket for reuse
-      });
-      // HEAD (which Fastify routes here too) gets the head only: a body would never be sent, nor the end.
-      if (request.method === 'HEAD') {
-        res.end();
-        return;
-      }
+      const res = startStream(request, reply, client);
+      if (!res) return;
       request.log.info({ gameId }, 'stream opened');
       res.once('close', () => request.log.info({ gameId }, 'stream closed'));
       await hub.attach(gameId, res, client, () => games.get(gameId));
     },
   );
+
+  if (!players) return;
+
+  app.get(
+    '/stream/event',
+    {
+      schema: {
+        operationId: 'streamEvents',
+        summary: "Follow a player's games starting and ending (NDJSON)",
+        description:
+          'A gameStart event for each ongoing game of the player first, then gameStart when a game with the player ' +
+          'in a seat starts (created, or resumed by an undo) and gameFinish when one ends; heartbeats and error ' +
+          'events as on game streams. A player token follows its own player; a service token names one (player).',
+        tags: ['players'],
+        security: [{ bearerAuth: [] }],
+        querystring: EventQuery,
+        produces: ['application/x-ndjson'],
+        response: { 200: NDJSON, ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { actor } = request;
+      const player = request.query.player ?? (actor.kind === 'player' ? actor.player.id : undefined);
+      if (player === undefined) {
+        throw new DomainError('INVALID_QUERY', 'name the player whose events to follow: ?player=ID', 'player');
+      }
+      const client = clientKey(request);
+      const res = startStream(request, reply, client);
+      if (!res) return;
+      request.log.info({ player }, 'event stream opened');
+      res.once('close', () => request.log.info({ player }, 'event stream closed'));
+      await hub.attachFeed(res, client, async send => {
+        const stream = new PlayerStream(send);
+        // Events that come while the player's games are read wait, then go through the same rule.
+        let waiting: PlayerEvent[] | undefined = [];
+        const off = players.subscribe(player, event => (waiting ? waiting.push(event) : stream.apply(event)));
+        const look = async () => {
+          const ongoing = await ongoingGames(games, player);
+          stream.started(ongoing);
+          // A game shown ongoing and no longer listed has ended (or changed meanwhile): its end, if it has one.
+          const listed = new Set(ongoing.map(({ game }) => game.gameId));
+          for (const id of stream.ongoing().filter(id => !listed.has(id))) {
+            const game = await games.get(id);
+            if (isOver(game)) {
+              const full = gameFullOf(game, games.now());
+              stream.apply({ type: 'gameFinish', gameId: id, version: game.record.version, game: full });
+            }
+          }
+        };
+        try {
+          await look();
+        } catch (error) {
+          off();
+          throw error;
+        }
+        for (const event of waiting) stream.apply(event);
+        waiting = undefined;
+        const offResync = players.onResync(() => void look().catch(() => undefined));
+        return () => {
+          off();
+          offResync();
+        };
+      });
+    },
+  );
 };
+
+/** Every ongoing game of a player, each with its version and its view. */
+async function ongoingGames(games: GameService, player: string) {
+  const found: Array<{ version: number; game: ReturnType<typeof gameFullOf> }> = [];
+  let before: number | undefined;
+  do {
+    const page = await games.list({ player, status: 'ongoing', limit: 100, before });
+    for (const game of page.games) found.push({ version: game.record.version, game: gameFullOf(game, games.now()) });
+    before = page.next;
+  } while (before !== undefined);
+  return found;
+}

@@ -1,0 +1,137 @@
+/**
+ * A player's events (DECISIONS §13): `gameStart` when a game with the player in a seat starts (is created, or is
+ * resumed by an undo of its end) and `gameFinish` when it ends, to every stream of that player, on every instance.
+ *
+ * They come from two sources: the service publishes the transitions of changes it commits itself (one instance
+ * on its own store), and with a store shared by several instances every instance hears every transition through
+ * the change announcements (`announce`), reading the game's state at that version from the change log.
+ *
+ * Each stream keeps what it told its client of each game (`PlayerStream`): a game's events are applied in version
+ * order and once; a start of a game it already showed started, or a finish of one it never showed, is not sent.
+ *
+ * ```ts
+ * const off = feed.subscribe('ann', event => send(event));
+ * feed.publish(['ann', 'bob'], { type: 'gameStart', gameId, version: 1, game });
+ * ```
+ */
+import type { GameFull } from '../contract/shapes.ts';
+
+export interface PlayerEvent {
+  type: 'gameStart' | 'gameFinish';
+  gameId: string;
+  version: number; // the version of the change that started or ended the game
+  game: GameFull; // the game as that change left it
+}
+
+export type PlayerListener = (event: PlayerEvent) => void;
+
+/** A transition another instance announced: what the feed needs to find and judge it. */
+export interface AnnouncedTransition {
+  gameId: string;
+  version: number;
+  transition: 'gameStart' | 'gameFinish';
+  white: string;
+  black: string;
+}
+
+export class PlayerFeed {
+  private readonly listeners = new Map<string, Set<PlayerListener>>();
+  private readonly resyncs = new Set<() => void>();
+  /** One announced transition at a time per game, so that a game's events keep their order. */
+  private readonly queues = new Map<string, Promise<void>>();
+
+  /**
+   * @param gameAt the game as the change of `version` left it (from the change log), for announced transitions;
+   *   undefined when it cannot be found (a later look at the player's games repairs that, see `resync`).
+   */
+  constructor(
+    private readonly gameAt: (gameId: string, version: number) => Promise<GameFull | undefined> = () =>
+      Promise.resolve(undefined),
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {}
+
+  subscribe(playerId: string, listener: PlayerListener): () => void {
+    let set = this.listeners.get(playerId);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(playerId, set);
+    }
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.listeners.get(playerId) === set) this.listeners.delete(playerId);
+    };
+  }
+
+  /** Runs `handler` whenever announcements may have been missed; returns how to stop. */
+  onResync(handler: () => void): () => void {
+    this.resyncs.add(handler);
+    return () => this.resyncs.delete(handler);
+  }
+
+  /** Announcements may have been missed (a lost connection): every stream looks at its player's games again. */
+  resync(): void {
+    for (const handler of this.resyncs) handler();
+  }
+
+  /** A transition this instance committed, to the streams of its seats (once for a player on both). */
+  publish(players: readonly [string, string], event: PlayerEvent): void {
+    for (const player of new Set(players)) for (const listener of this.listeners.get(player) ?? []) listener(event);
+  }
+
+  /** A transition announced by the store (any instance's): read at its version, then published. */
+  announce(announced: AnnouncedTransition): void {
+    const { gameId, version, transition, white, black } = announced;
+    if (!this.listeners.has(white) && !this.listeners.has(black)) return;
+    const previous = this.queues.get(gameId) ?? Promise.resolve();
+    const next = previous
+      .then(async () => {
+        const game = await this.gameAt(gameId, version);
+        if (game) this.publish([white, black], { type: transition, gameId, version, game });
+      })
+      .catch((error: unknown) => this.onError(error));
+    this.queues.set(gameId, next);
+    void next.then(() => {
+      if (this.queues.get(gameId) === next) this.queues.delete(gameId);
+    });
+  }
+}
+
+/**
+ * What one stream told its client of each game, and the rule for what to send next: events of a game in version
+ * order and once; `gameStart` only for a game not shown started, `gameFinish` only for one shown started.
+ */
+export class PlayerStream {
+  private readonly known = new Map<string, { version: number; ongoing: boolean }>();
+
+  constructor(private readonly send: (line: { type: PlayerEvent['type']; game: GameFull }) => void) {}
+
+  /** The player's ongoing games when the stream starts (or looks again): a `gameStart` for each not shown yet. */
+  started(games: ReadonlyArray<{ version: number; game: GameFull }>): void {
+    for (const { version, game } of games) this.apply({ type: 'gameStart', gameId: game.gameId, version, game });
+  }
+
+  apply(event: PlayerEvent): void {
+    const seen = this.known.get(event.gameId);
+    if (seen && event.version <= seen.version) return;
+    const ongoing = event.type === 'gameStart';
+    this.known.set(event.gameId, { version: event.version, ongoing });
+    if (ongoing !== (seen?.ongoing ?? false)) this.send({ type: event.type, game: event.game });
+    else if (seen === undefined && !ongoing) this.known.delete(event.gameId); // never shown: nothing to remember
+    if (!ongoing) this.forgetOldFinished();
+  }
+
+  /** Games shown started and not shown finished: what a second look at the player's games compares with. */
+  ongoing(): string[] {
+    return [...this.known].filter(([, { ongoing }]) => ongoing).map(([id]) => id);
+  }
+
+  /** A finished game stays known only for a while (its late duplicates), so that a long stream stays small. */
+  private forgetOldFinished(): void {
+    if (this.known.size <= 1000) return;
+    for (const [id, { ongoing }] of this.known) {
+      if (this.known.size <= 500) return;
+      if (!ongoing) this.known.delete(id);
+    }
+  }
+}

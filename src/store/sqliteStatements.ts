@@ -1,0 +1,97 @@
+/**
+ * The SQL of the embedded store, prepared once per connection: the games (with the columns a player's list and the
+ * clocks' timers are indexed by) and the player tokens.
+ *
+ * ```ts
+ * const games = prepareGameStatements(db);
+ * games.select.get('AbCd1234');
+ * ```
+ */
+import type Database from 'better-sqlite3';
+import { restoreGame } from '../domain/game.ts';
+import { indexOfGame } from '../domain/transitions.ts';
+import { listGamesSql, recordOf, type ClockedGame, type ListQuery, type StoredGameData } from './store.ts';
+import { TOKEN_COLUMNS, type TokenRow } from './tokens.ts';
+
+export interface GameRow {
+  id: string;
+  version: number;
+  created_at: string;
+  data: string;
+}
+
+export const recordOfRow = (row: GameRow) =>
+  recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as StoredGameData);
+
+type Insert = [string, number, string, string, string, number | null, string, string, number, number];
+type Update = [number, string, string, number | null, number, number, string, number];
+
+export function prepareGameStatements(db: Database.Database) {
+  const lists = new Map<string, Database.Statement<[Record<string, unknown>], GameRow & { seq: number }>>();
+  return {
+    insert: db.prepare<Insert>(
+      `INSERT OR IGNORE INTO games (id, version, created_at, updated_at, data, deadline, white_id, black_id, ended, seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    select: db.prepare<[string], GameRow>('SELECT id, version, created_at, data FROM games WHERE id = ?'),
+    update: db.prepare<Update>(
+      'UPDATE games SET version = ?, updated_at = ?, data = ?, deadline = ?, ended = ?, seq = ? WHERE id = ? AND version = ?',
+    ),
+    clocked: db.prepare<[], ClockedGame>('SELECT id, deadline FROM games WHERE deadline IS NOT NULL'),
+    // The highest seq, from the index of each value of `ended` (NULL: a game stored before the column existed).
+    maxSeq: db.prepare<[], { seq: number | null }>(
+      `SELECT max(s) AS seq FROM (SELECT max(seq) AS s FROM games WHERE ended = 0 UNION ALL
+       SELECT max(seq) FROM games WHERE ended = 1 UNION ALL SELECT max(seq) FROM games WHERE ended IS NULL)`,
+    ),
+    probe: db.prepare<[string]>(
+      'INSERT INTO write_probe (id, written_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET written_at = excluded.written_at',
+    ),
+    /** The statement of a page of games of the query's shape (player or not, status), prepared on first use. */
+    list(query: ListQuery) {
+      const key = `${query.player === undefined ? '' : 'player'} ${query.status}`;
+      let statement = lists.get(key);
+      if (!statement) {
+        statement = db.prepare(listGamesSql(query, name => `@${name}`));
+        lists.set(key, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+/**
+ * Works out `ended` and `deadline` of the games stored before those columns were filled (migration 0007), from
+ * each game itself: whether a game is over depends on its position.
+ */
+export function reindexGames(db: Database.Database): number {
+  const rows = db.prepare<[], GameRow>('SELECT id, version, created_at, data FROM games WHERE ended IS NULL').all();
+  const update = db.prepare<[number, number | null, string]>('UPDATE games SET ended = ?, deadline = ? WHERE id = ?');
+  db.transaction(() => {
+    for (const row of rows) {
+      const { ended, deadline } = indexOfGame(restoreGame(recordOfRow(row)));
+      update.run(ended ? 1 : 0, deadline, row.id);
+    }
+  }).immediate();
+  return rows.length;
+}
+
+export function prepareTokenStatements(db: Database.Database) {
+  return {
+    insert: db.prepare<[string, string, string, string, string]>(
+      'INSERT INTO player_tokens (id, hash, player_id, display_name, created_at) VALUES (?, ?, ?, ?, ?)',
+    ),
+    byHash: db.prepare<[string], TokenRow>(
+      `SELECT ${TOKEN_COLUMNS} FROM player_tokens WHERE hash = ? AND revoked_at IS NULL`,
+    ),
+    all: db.prepare<[], TokenRow>(
+      `SELECT ${TOKEN_COLUMNS} FROM player_tokens WHERE revoked_at IS NULL ORDER BY created_at, id`,
+    ),
+    ofPlayer: db.prepare<[string], TokenRow>(
+      `SELECT ${TOKEN_COLUMNS} FROM player_tokens WHERE player_id = ? AND revoked_at IS NULL ORDER BY created_at, id`,
+    ),
+    revoke: db.prepare<[string, string], { hash: string }>(
+      'UPDATE player_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING hash',
+    ),
+    any: db.prepare<[], { one: number }>('SELECT 1 AS one FROM player_tokens LIMIT 1'),
+  };
+}
