@@ -4,6 +4,7 @@ import type { TestContext } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ChangeFeed } from '../../src/bus/feed.ts';
+import { PlayerFeed } from '../../src/bus/players.ts';
 import { buildApp, type AppDeps } from '../../src/http/app.ts';
 import { GameService } from '../../src/service/games.ts';
 import { newGameId } from '../../src/service/ids.ts';
@@ -44,9 +45,11 @@ export interface TestAppOptions {
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const store = options.store ?? SqliteGameStore.open(':memory:');
   const bus = new ChangeFeed(store);
-  const games = new GameService({
+  const players: PlayerFeed = new PlayerFeed((gameId, version) => games.gameAt(gameId, version));
+  const games: GameService = new GameService({
     store,
     bus,
+    players,
     newId: newGameId,
     clock: () => new Date(),
     sharedStore: options.sharedStore ?? false,
@@ -57,6 +60,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     games,
     store,
     bus,
+    players,
     publicUrl,
     tokens,
     playerTokens,

@@ -330,3 +330,26 @@ test('GET /openapi.json: clocks (DECISIONS §14): the clock of requests and answ
   t.assert.equal(abort.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/OkResponse');
   t.assert.ok(abort.responses['400'] && abort.responses['403'] && abort.responses['404']);
 });
+
+test("GET /openapi.json: a player's games (DECISIONS §13): listGames and streamEvents", async (t: TestContext) => {
+  const { call } = await makeCheckedApp(t);
+  const doc = json(await call('/openapi.json'));
+  const list = doc.paths['/api/board/game'].get;
+  t.assert.equal(list.operationId, 'listGames');
+  t.assert.equal(list.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/GamePage');
+  t.assert.deepEqual(list.parameters.map((p: any) => p.name).sort(), ['cursor', 'limit', 'player', 'status']);
+  t.assert.deepEqual([...list.parameters.find((p: any) => p.name === 'status').schema.enum].sort(), [
+    'all',
+    'ended',
+    'ongoing',
+  ]);
+  t.assert.deepEqual([...doc.components.schemas.GamePage.required].sort(), ['games', 'nextCursor']);
+  const events = doc.paths['/api/stream/event'].get;
+  t.assert.equal(events.operationId, 'streamEvents');
+  t.assert.ok(events.responses['200'].content['application/x-ndjson']);
+  t.assert.deepEqual(
+    events.parameters.map((p: any) => p.name),
+    ['player'],
+  );
+  t.assert.ok(events.responses['400'] && events.responses['401'] && events.responses['429']);
+});
