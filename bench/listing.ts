@@ -27,7 +27,8 @@ import { GameService } from '../src/service/games.ts';
 import { newGameId } from '../src/service/ids.ts';
 import { PostgresGameStore } from '../src/store/postgres.ts';
 import { SqliteGameStore } from '../src/store/sqlite.ts';
-import { dataOf, type GameStore } from '../src/store/store.ts';
+import type { GameStore } from '../src/store/store.ts';
+import { dataOf } from '../src/store/rows.ts';
 import { quantile } from './common.ts';
 
 const SIZES = (process.env.SIZES ?? '10000,100000,1000000').split(',').map(Number);

@@ -15,7 +15,7 @@
 import pg from 'pg';
 import {
   CHANGES_CHANNEL,
-  parseChangeNotification,
+  parseChangeNotifications,
   parseTokenNotification,
   TOKENS_CHANNEL,
 } from '../store/notifications.ts';
@@ -42,7 +42,7 @@ export class ChangeListener {
   private retry: NodeJS.Timeout | undefined;
   private connectedOnce = false;
 
-  private readonly feed: Pick<ChangeFeed, 'announce' | 'resync'>;
+  private readonly feed: Pick<ChangeFeed, 'announce' | 'publish' | 'resync'>;
   private readonly tokens: TokenListener | undefined;
   private readonly clocks: ClockListener | undefined;
   private readonly players: Pick<PlayerFeed, 'announce' | 'resync'> | undefined;
@@ -50,7 +50,7 @@ export class ChangeListener {
   constructor(
     private readonly url: string,
     listeners: {
-      feed: Pick<ChangeFeed, 'announce' | 'resync'>; // the games' changes, for the game streams
+      feed: Pick<ChangeFeed, 'announce' | 'publish' | 'resync'>; // the games' changes, for the game streams
       tokens?: TokenListener; // player tokens issued and revoked
       clocks?: ClockListener; // the deadlines of the games' clocks
       players?: Pick<PlayerFeed, 'announce' | 'resync'>; // games starting and ending, for the players' streams
@@ -100,11 +100,13 @@ export class ChangeListener {
         else if (token?.kind === 'revoked') this.tokens?.onRevoked(token.hash);
         return;
       }
-      const change = parseChangeNotification(message.payload);
-      if (!change) return;
-      this.feed.announce(change.gameId, change.version);
-      this.clocks?.announced(change.gameId, change.deadline);
-      if (change.transition) this.players?.announce({ ...change, transition: change.transition });
+      for (const change of parseChangeNotifications(message.payload)) {
+        // A change whose event came along goes to the streams as it is; another is read from the change log.
+        if (change.event) this.feed.publish({ gameId: change.gameId, version: change.version, event: change.event });
+        else this.feed.announce(change.gameId, change.version);
+        this.clocks?.announced(change.gameId, change.deadline);
+        if (change.transition) this.players?.announce({ ...change, transition: change.transition });
+      }
     });
     try {
       await client.connect();

@@ -232,6 +232,7 @@ export type ClockRequest = Static<typeof ClockRequest>;
 export type TokenInfo = Static<typeof TokenInfo>;
 export type IssuedToken = Static<typeof IssuedToken>;
 export type Account = Static<typeof Account>;
+export type GamePage = Static<typeof GamePage>;
 
 /** The error line a stream sends before it ends (SERVER_SHUTDOWN, SLOW_CONSUMER, RESYNC_REQUIRED...). */
 export interface StreamError {

@@ -255,7 +255,8 @@ export class GameService {
   private async commit(game: Game, change: Change): Promise<boolean> {
     const id = game.record.id;
     const index = indexOf(change.game);
-    if (!(await this.store.update(change.game.record, game.record.version, change.event, index))) {
+    const saved = await this.store.update(change.game.record, game.record.version, change.event, index, game.record);
+    if (!saved) {
       this.forget(id);
       return false;
     }

@@ -1,7 +1,8 @@
 /**
  * The shared store: PostgreSQL through a connection pool, for several instances serving the same games.
- * An update is one statement (version-checked UPDATE, change-log INSERT and NOTIFY), so it commits or not
- * as a whole and the announcement goes out exactly when the change is visible. Migrations in
+ * Writes are group-committed (postgresWrites.ts): one statement per batch does the version-checked updates, the
+ * moves rows that changed, the change-log entries and one NOTIFY, so a batch commits or not as a whole and the
+ * announcement goes out exactly when its changes are visible. A read takes a game and its moves in one round trip. Migrations in
  * `sql/postgres/NNNN_name.sql` run at open under an advisory lock, so instances may start together.
  * Errors that mean "the database cannot be reached" become UNAVAILABLE (503); nothing waits forever.
  * The statements of every request (insert, select, update) are named, so that each connection has the server
@@ -17,23 +18,45 @@ import { indexOfGame } from '../domain/transitions.ts';
 import { DomainError } from '../domain/errors.ts';
 import {
   CHANGE_LOG_RETENTION_MS,
-  dataOf,
   listGamesSql,
   loggedVersionError,
   NO_INDEX,
-  recordOf,
   type ClockedGame,
   type GameIndex,
   type ListedGame,
   type ListQuery,
-  type GameData,
   type GameStore,
   type StateEvent,
   type StoredChange,
 } from './store.ts';
-import { CHANGES_CHANNEL, notificationSql, TOKEN_ISSUED, TOKENS_CHANNEL, tokenRevokedSql } from './notifications.ts';
+import { TOKEN_ISSUED, TOKENS_CHANNEL, tokenRevokedSql } from './notifications.ts';
+import { PostgresWrites } from './postgresWrites.ts';
+import { recordOf, type StoredGameData } from './rows.ts';
 import { TOKEN_COLUMNS, tokenOf, type StoredToken, type TokenRow, type TokenStore } from './tokens.ts';
 import { migrations } from './migrations.ts';
+
+/** A games row as the store reads it: its columns and its line (the moves rows, as JSON `[[uci, clock], ...]`). */
+interface GameRow {
+  id: string;
+  version: number;
+  created_at: string;
+  data: string;
+  line: Array<[string, number | string | null]>;
+}
+
+/** The SQL of a games row's line, for a row of `table`: its moves rows in ply order, in the one round trip. */
+const LINE_SQL = (table: string) =>
+  `(SELECT coalesce(json_agg(json_build_array(m.uci, m.clock) ORDER BY m.ply), '[]') FROM game_moves m ` +
+  `WHERE m.game_id = ${table}.id) AS line`;
+
+const recordOfRow = (row: GameRow): GameRecord =>
+  recordOf(
+    row.id,
+    row.version,
+    row.created_at,
+    JSON.parse(row.data) as StoredGameData,
+    row.line.map(([uci, clock]) => ({ uci, clock: clock === null ? null : Number(clock) })),
+  );
 
 /** Any constant shared by all instances: the advisory lock that serializes migrations. */
 const MIGRATION_LOCK = 4_224_242;
@@ -46,48 +69,14 @@ export interface PostgresOptions {
   onError?: (error: Error) => void; // errors of idle connections, for the log
 }
 
-/**
- * A change: the version-checked update (its new seq, index columns and data), its change-log entry and its
- * announcement, which says whether the change started the game again or ended it (comparing `ended` before and
- * after, as the statement's snapshot saw it before the update).
- */
-const UPDATE_SQL = `
-WITH prior AS (
-  SELECT ended FROM games WHERE id = $1 AND version = $4
-), updated AS (
-  UPDATE games SET version = $2, updated_at = now(), data = $3, deadline = $6, ended = $7, seq = nextval('games_seq')
-  WHERE id = $1 AND version = $4 RETURNING id, white_id, black_id
-), logged AS (
-  INSERT INTO game_changes (game_id, version, event)
-  SELECT id, $2, $5 FROM updated WHERE $5::text IS NOT NULL
-)
-SELECT pg_notify('${CHANGES_CHANNEL}', ${notificationSql({
-  id: 'id',
-  version: '$2',
-  deadline: '$6',
-  transition: `CASE WHEN (SELECT ended FROM prior) = $7 THEN NULL WHEN $7 = 1 THEN 'f' ELSE 's' END`,
-})}) FROM updated`;
-
-/** A new game, its creation logged (version 1, for other instances' players' streams) and announced. */
-const INSERT_SQL = `
-WITH inserted AS (
-  INSERT INTO games (id, version, created_at, data, deadline, white_id, black_id, ended, seq)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, nextval('games_seq')) ON CONFLICT (id) DO NOTHING
-  RETURNING id, white_id, black_id
-), logged AS (
-  INSERT INTO game_changes (game_id, version, event) SELECT id, $2, $9 FROM inserted WHERE $9::text IS NOT NULL
-)
-SELECT pg_notify('${CHANGES_CHANNEL}', ${notificationSql({
-  id: 'id',
-  version: '$2',
-  deadline: '$5',
-  transition: `CASE WHEN $8 = 1 THEN NULL ELSE 's' END`,
-})}) FROM inserted`;
-
 export class PostgresGameStore implements GameStore, TokenStore {
   private updates = 0;
 
-  private constructor(private readonly pool: pg.Pool) {}
+  private readonly writes: PostgresWrites;
+
+  private constructor(private readonly pool: pg.Pool) {
+    this.writes = new PostgresWrites(pool, call => this.run(call));
+  }
 
   static async open(url: string, options: PostgresOptions = {}): Promise<PostgresGameStore> {
     const pool = new pg.Pool({
@@ -110,56 +99,31 @@ export class PostgresGameStore implements GameStore, TokenStore {
   }
 
   create(record: GameRecord, index: GameIndex = NO_INDEX, event?: StateEvent): Promise<boolean> {
-    return this.run(async () => {
-      const result = await this.pool.query({
-        name: 'chess-insert-game',
-        text: INSERT_SQL,
-        values: [
-          record.id,
-          record.version,
-          record.createdAt,
-          JSON.stringify(dataOf(record)),
-          index.deadline,
-          record.white.id,
-          record.black.id,
-          +index.ended,
-          event ? JSON.stringify(event) : null,
-        ],
-      });
-      return result.rowCount === 1;
-    });
+    return this.writes.create(record, index, event);
   }
 
   get(id: string): Promise<GameRecord | undefined> {
     return this.run(async () => {
-      const result = await this.pool.query<{ id: string; version: number; created_at: string; data: string }>({
+      const result = await this.pool.query<GameRow>({
         name: 'chess-select-game',
-        text: 'SELECT id, version, created_at, data FROM games WHERE id = $1',
+        text: `SELECT id, version, created_at, data, ${LINE_SQL('games')} FROM games WHERE id = $1`,
         values: [id],
       });
       const row = result.rows[0];
-      return row && recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as GameData);
+      return row && recordOfRow(row);
     });
   }
 
-  update(record: GameRecord, expectedVersion: number, event?: StateEvent, index = NO_INDEX): Promise<boolean> {
+  update(
+    record: GameRecord,
+    expectedVersion: number,
+    event?: StateEvent,
+    index = NO_INDEX,
+    previous?: GameRecord,
+  ): Promise<boolean> {
     const refused = loggedVersionError(record, expectedVersion, event);
     if (refused) return Promise.reject(refused);
-    return this.run(async () => {
-      const result = await this.pool.query({
-        name: 'chess-update-game',
-        text: UPDATE_SQL,
-        values: [
-          record.id,
-          record.version,
-          JSON.stringify(dataOf(record)),
-          expectedVersion,
-          event ? JSON.stringify(event) : null,
-          index.deadline,
-          +index.ended,
-        ],
-      });
-      const saved = result.rowCount === 1;
+    return this.writes.update(record, expectedVersion, event, index, previous).then(saved => {
       if (saved && ++this.updates % PRUNE_EVERY === 0) void this.prune();
       return saved;
     });
@@ -168,26 +132,17 @@ export class PostgresGameStore implements GameStore, TokenStore {
   listGames(query: ListQuery): Promise<ListedGame[]> {
     const given = { player: query.player, before: query.before ?? Number.MAX_SAFE_INTEGER, limit: query.limit };
     const names: Array<keyof typeof given> = []; // in the order the statement numbers its parameters
-    const text = listGamesSql(query, name => {
+    const page = listGamesSql(query, name => {
       if (!names.includes(name)) names.push(name);
       return `$${names.indexOf(name) + 1}`;
     });
     return this.run(async () => {
-      const result = await this.pool.query<{
-        id: string;
-        version: number;
-        created_at: string;
-        data: string;
-        seq: string;
-      }>({
+      const result = await this.pool.query<GameRow & { seq: string }>({
         name: `chess-list-${query.player === undefined ? 'all' : 'player'}-${query.status}`,
-        text,
+        text: `SELECT page.*, ${LINE_SQL('page')} FROM (${page}) AS page ORDER BY seq DESC`,
         values: names.map(name => given[name]),
       });
-      return result.rows.map(row => ({
-        record: recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as GameData),
-        seq: Number(row.seq),
-      }));
+      return result.rows.map(row => ({ record: recordOfRow(row), seq: Number(row.seq) }));
     });
   }
 
@@ -342,12 +297,11 @@ async function migrate(pool: pg.Pool): Promise<void> {
  * each game itself: whether a game is over depends on its position. Runs under the migration lock.
  */
 async function reindexGames(client: pg.PoolClient): Promise<void> {
-  const { rows } = await client.query<{ id: string; version: number; created_at: string; data: string }>(
-    'SELECT id, version, created_at, data FROM games WHERE ended IS NULL',
+  const { rows } = await client.query<GameRow>(
+    `SELECT id, version, created_at, data, ${LINE_SQL('games')} FROM games WHERE ended IS NULL`,
   );
   for (const row of rows) {
-    const record = recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as GameData);
-    const { ended, deadline } = indexOfGame(restoreGame(record));
+    const { ended, deadline } = indexOfGame(restoreGame(recordOfRow(row)));
     await client.query('UPDATE games SET ended = $2, deadline = $3 WHERE id = $1', [row.id, +ended, deadline]);
   }
 }

@@ -40,7 +40,6 @@ import type Database from 'better-sqlite3';
 import { DomainError } from '../domain/errors.ts';
 import type { GameRecord } from '../domain/game.ts';
 import {
-  dataOf,
   loggedVersionError,
   NO_INDEX,
   type ClockedGame,
@@ -55,7 +54,14 @@ import { Checkpointer } from './checkpoints.ts';
 import { RecentChanges } from './recentChanges.ts';
 import { tokenOf, type StoredToken, type TokenStore } from './tokens.ts';
 import { asError, describeFailure, fileIdentity, openDatabase, unavailable, type FileIdentity } from './sqliteFile.ts';
-import { prepareGameStatements, prepareTokenStatements, recordOfRow, reindexGames } from './sqliteStatements.ts';
+import {
+  prepareGameStatements,
+  prepareTokenStatements,
+  recordOfRow,
+  reindexGames,
+  writeLine,
+} from './sqliteStatements.ts';
+import { dataOf } from './rows.ts';
 
 export { describeFailure } from './sqliteFile.ts';
 
@@ -115,7 +121,7 @@ export class SqliteGameStore implements GameStore, TokenStore {
   ) {
     this.attach(openDatabase(path));
     this.probeAtOpen();
-    if (this.failure === undefined) reindexGames(this.db);
+    if (this.failure === undefined) reindexGames(this.db, this.games);
   }
 
   static open(path: string, options: SqliteOptions = {}): SqliteGameStore {
@@ -178,27 +184,49 @@ export class SqliteGameStore implements GameStore, TokenStore {
         +ended,
         ++this.seq,
       );
-      return inserted.changes === 1;
+      if (inserted.changes !== 1) return false;
+      writeLine(this.games, record);
+      return true;
     });
   }
 
   get(id: string): Promise<GameRecord | undefined> {
     return this.read(() => {
       const row = this.games.select.get(id);
-      return row && recordOfRow(row);
+      return row && recordOfRow(this.games, row);
     });
   }
 
-  update(record: GameRecord, expectedVersion: number, event?: StateEvent, index = NO_INDEX): Promise<boolean> {
+  update(
+    record: GameRecord,
+    expectedVersion: number,
+    event?: StateEvent,
+    index = NO_INDEX,
+    previous?: GameRecord,
+  ): Promise<boolean> {
     const refused = loggedVersionError(record, expectedVersion, event);
     if (refused) return Promise.reject(refused);
     const data = JSON.stringify(dataOf(record));
     const logged = event && { gameId: record.id, version: record.version, json: JSON.stringify(event) };
     const { deadline, ended } = index;
     const now = new Date().toISOString();
-    const write = () =>
-      this.games.update.run(record.version, now, data, deadline, +ended, ++this.seq, record.id, expectedVersion)
-        .changes === 1;
+    // The version check makes `previous` (of expectedVersion) the stored line, so only what differs is written.
+    const from = previous?.version === expectedVersion ? previous : undefined;
+    const write = () => {
+      const { changes } = this.games.update.run(
+        record.version,
+        now,
+        data,
+        deadline,
+        +ended,
+        ++this.seq,
+        record.id,
+        expectedVersion,
+      );
+      if (changes !== 1) return false;
+      writeLine(this.games, record, from);
+      return true;
+    };
     return this.enqueue(write, logged);
   }
 
@@ -277,7 +305,7 @@ export class SqliteGameStore implements GameStore, TokenStore {
       this.games
         .list(query)
         .all(params)
-        .map(row => ({ record: recordOfRow(row), seq: row.seq })),
+        .map(row => ({ record: recordOfRow(this.games, row), seq: row.seq })),
     );
   }
 

@@ -10,7 +10,9 @@
 import type Database from 'better-sqlite3';
 import { restoreGame } from '../domain/game.ts';
 import { indexOfGame } from '../domain/transitions.ts';
-import { listGamesSql, recordOf, type ClockedGame, type ListQuery, type StoredGameData } from './store.ts';
+import { lineDelta, recordOf, type MoveRow, type StoredGameData } from './rows.ts';
+import { listGamesSql, type ClockedGame, type ListQuery } from './store.ts';
+import type { GameRecord } from '../domain/game.ts';
 import { TOKEN_COLUMNS, type TokenRow } from './tokens.ts';
 
 export interface GameRow {
@@ -19,9 +21,6 @@ export interface GameRow {
   created_at: string;
   data: string;
 }
-
-export const recordOfRow = (row: GameRow) =>
-  recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as StoredGameData);
 
 type Insert = [string, number, string, string, string, number | null, string, string, number, number];
 type Update = [number, string, string, number | null, number, number, string, number];
@@ -38,6 +37,12 @@ export function prepareGameStatements(db: Database.Database) {
       'UPDATE games SET version = ?, updated_at = ?, data = ?, deadline = ?, ended = ?, seq = ? WHERE id = ? AND version = ?',
     ),
     clocked: db.prepare<[], ClockedGame>('SELECT id, deadline FROM games WHERE deadline IS NOT NULL'),
+    moves: db.prepare<[string], MoveRow>('SELECT uci, clock FROM game_moves WHERE game_id = ? ORDER BY ply'),
+    putMove: db.prepare<[string, number, string, number | null]>(
+      `INSERT INTO game_moves (game_id, ply, uci, clock) VALUES (?, ?, ?, ?)
+       ON CONFLICT (game_id, ply) DO UPDATE SET uci = excluded.uci, clock = excluded.clock`,
+    ),
+    cutMoves: db.prepare<[string, number]>('DELETE FROM game_moves WHERE game_id = ? AND ply >= ?'),
     // The highest seq, from the index of each value of `ended` (NULL: a game stored before the column existed).
     maxSeq: db.prepare<[], { seq: number | null }>(
       `SELECT max(s) AS seq FROM (SELECT max(seq) AS s FROM games WHERE ended = 0 UNION ALL
@@ -59,16 +64,31 @@ export function prepareGameStatements(db: Database.Database) {
   };
 }
 
+export type GameStatements = ReturnType<typeof prepareGameStatements>;
+
+/** The record of a games row, with its moves rows. */
+export const recordOfRow = (games: GameStatements, row: GameRow): GameRecord =>
+  recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as StoredGameData, games.moves.all(row.id));
+
+/** Writes the moves rows of `next` that differ from those of `previous` (all of them without a previous record). */
+export function writeLine(games: GameStatements, next: GameRecord, previous?: GameRecord): void {
+  const { keep, rows, length } = lineDelta(previous, next);
+  rows.forEach((row, i) => games.putMove.run(next.id, keep + i, row.uci, row.clock));
+  if (previous === undefined || previous.moves.length + previous.redo.length > length) {
+    games.cutMoves.run(next.id, length);
+  }
+}
+
 /**
  * Works out `ended` and `deadline` of the games stored before those columns were filled (migration 0007), from
  * each game itself: whether a game is over depends on its position.
  */
-export function reindexGames(db: Database.Database): number {
+export function reindexGames(db: Database.Database, games: GameStatements): number {
   const rows = db.prepare<[], GameRow>('SELECT id, version, created_at, data FROM games WHERE ended IS NULL').all();
   const update = db.prepare<[number, number | null, string]>('UPDATE games SET ended = ?, deadline = ? WHERE id = ?');
   db.transaction(() => {
     for (const row of rows) {
-      const { ended, deadline } = indexOfGame(restoreGame(recordOfRow(row)));
+      const { ended, deadline } = indexOfGame(restoreGame(recordOfRow(games, row)));
       update.run(ended ? 1 : 0, deadline, row.id);
     }
   }).immediate();
@@ -94,4 +114,13 @@ export function prepareTokenStatements(db: Database.Database) {
     ),
     any: db.prepare<[], { one: number }>('SELECT 1 AS one FROM player_tokens LIMIT 1'),
   };
+}
+
+/** Every game of a database, read straight from its tables (for tools and tests that look at a file). */
+export function storedRecords(db: Database.Database): Map<string, GameRecord> {
+  const games = {
+    moves: db.prepare<[string], MoveRow>('SELECT uci, clock FROM game_moves WHERE game_id = ? ORDER BY ply'),
+  } as GameStatements;
+  const rows = db.prepare<[], GameRow>('SELECT id, version, created_at, data FROM games').all();
+  return new Map(rows.map(row => [row.id, recordOfRow(games, row)]));
 }

@@ -81,7 +81,13 @@ export interface GameStore {
    * several instances announce the change to the others (PostgreSQL NOTIFY) when it commits. An update with an
    * event must raise the version by one (the log holds one entry per version); one that does not rejects.
    */
-  update(record: GameRecord, expectedVersion: number, event?: StateEvent, index?: GameIndex): Promise<boolean>;
+  update(
+    record: GameRecord,
+    expectedVersion: number,
+    event?: StateEvent,
+    index?: GameIndex,
+    previous?: GameRecord, // the record of expectedVersion, if known: only what differs from it is written
+  ): Promise<boolean>;
   /** Every game with a deadline (a running clock, or a first move awaited): what the service's timers watch. */
   clockedGames(): Promise<ClockedGame[]>;
   /**
@@ -114,26 +120,3 @@ export function loggedVersionError(
     `an update that logs an event must raise the version by one (from ${expectedVersion}, not to ${record.version})`,
   );
 }
-
-/** The stored columns of a record besides id, version and timestamps. */
-export type GameData = Omit<GameRecord, 'id' | 'version' | 'createdAt'>;
-
-export const dataOf = ({ id: _id, version: _version, createdAt: _createdAt, ...data }: GameRecord): GameData => data;
-
-/**
- * The record of stored columns. Fields added after a game was stored take the value a game had before they
- * existed (no takeback offer).
- */
-export const recordOf = (id: string, version: number, createdAt: string, data: StoredGameData): GameRecord => ({
-  id,
-  version,
-  createdAt,
-  ...data,
-  takebackOffer: data.takebackOffer ?? null,
-  clock: data.clock ?? null,
-  moveClocks: data.moveClocks ?? [],
-});
-
-/** Stored data as older versions of the service wrote it too. */
-export type StoredGameData = Omit<GameData, 'takebackOffer' | 'clock' | 'moveClocks'> &
-  Partial<Pick<GameData, 'takebackOffer' | 'clock' | 'moveClocks'>>;

@@ -6,6 +6,7 @@
  * const store = timedStore(await openStore(url), () => metrics.storeCommit.startTimer());
  * ```
  */
+import type { GameRecord } from '../domain/game.ts';
 import type { GameIndex, GameStore, StateEvent } from './store.ts';
 
 export function timedStore(store: GameStore, startTimer: () => () => void): GameStore {
@@ -21,8 +22,8 @@ export function timedStore(store: GameStore, startTimer: () => () => void): Game
     };
   return {
     create: timed((record, index?: GameIndex, event?: StateEvent) => store.create(record, index, event)),
-    update: timed((record, expectedVersion: number, event?: StateEvent, index?: GameIndex) =>
-      store.update(record, expectedVersion, event, index),
+    update: timed((record, expectedVersion: number, event?: StateEvent, index?: GameIndex, previous?: GameRecord) =>
+      store.update(record, expectedVersion, event, index, previous),
     ),
     clockedGames: () => store.clockedGames(),
     listGames: query => store.listGames(query),

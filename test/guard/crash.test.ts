@@ -22,7 +22,7 @@ import type { Result } from '../../src/domain/errors.ts';
 import { newGame, restoreGame, type Change, type Game, type GameRecord } from '../../src/domain/game.ts';
 import { gameStateOf, legalMovesOf } from '../../src/domain/views.ts';
 import { isOver } from '../../src/domain/status.ts';
-import { recordOf, type GameData } from '../../src/store/store.ts';
+import { storedRecords } from '../../src/store/sqliteStatements.ts';
 import { apply, random, type Op } from '../helpers/serialOrder.ts';
 import { startServer, type ServerProcess } from '../helpers/server.ts';
 
@@ -120,18 +120,10 @@ async function runClient(t: TestContext, server: ServerProcess, client: Client, 
 }
 
 /** Every stored record, read from the file beside the running server. */
-function storedRecords(path: string): Map<string, GameRecord> {
+function storedRecordsOf(path: string): Map<string, GameRecord> {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    const rows = db.prepare('SELECT id, version, created_at, data FROM games').all() as Array<{
-      id: string;
-      version: number;
-      created_at: string;
-      data: string;
-    }>;
-    return new Map(
-      rows.map(row => [row.id, recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as GameData)]),
-    );
+    return storedRecords(db);
   } finally {
     db.close();
   }
@@ -162,7 +154,7 @@ test(`SIGKILL at ${KILLS} random moments loses no acknowledged change and half-a
   /** After a restart: the file holds exactly the acknowledged history, plus at most the in-flight requests. */
   async function verify(touched: Set<string>, all: boolean): Promise<void> {
     const live = server!;
-    const stored = storedRecords(path);
+    const stored = storedRecordsOf(path);
     const inFlightCreates = clients.filter(client => client.inFlight?.kind === 'create').length;
     const known = new Set<string>([...extra]);
     for (const client of clients) {

@@ -6,7 +6,8 @@ export function storeWith(store: GameStore, overrides: Partial<GameStore>): Game
   return {
     create: (record, index, event) => store.create(record, index, event),
     get: id => store.get(id),
-    update: (record, expectedVersion, event, index) => store.update(record, expectedVersion, event, index),
+    update: (record, expectedVersion, event, index, previous) =>
+      store.update(record, expectedVersion, event, index, previous),
     clockedGames: () => store.clockedGames(),
     listGames: query => store.listGames(query),
     changesSince: (id, afterVersion) => store.changesSince(id, afterVersion),
@@ -24,9 +25,9 @@ export function countingStore(store: GameStore): GameStore & { reads: number; up
         counted.reads++;
         return store.get(id);
       },
-      update: (record, expectedVersion, event, index) => {
+      update: (record, expectedVersion, event, index, previous) => {
         counted.updates++;
-        return store.update(record, expectedVersion, event, index);
+        return store.update(record, expectedVersion, event, index, previous);
       },
     }),
     { reads: 0, updates: 0 },

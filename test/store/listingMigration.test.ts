@@ -1,7 +1,8 @@
 /**
- * The migration to a player's games (SQLite 0007, PostgreSQL 0005): games stored before it get their seats, their
- * place in the order of changes (that of their last change) and whether they are over, worked out from each game
- * as the store opens (a mate is over by its position alone), and then list like any other.
+ * The migrations to a player's games (SQLite 0007, PostgreSQL 0005) and to moves rows (0008, 0006): games stored
+ * before them get their seats, their place in the order of changes (that of their last change) and whether they are
+ * over, worked out from each game as the store opens (a mate is over by its position alone); their moves and redo
+ * stack become rows; then they read back whole and list like any other.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import pg from 'pg';
 import { migrations } from '../../src/store/migrations.ts';
 import { PostgresGameStore } from '../../src/store/postgres.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
-import { dataOf, type GameStore } from '../../src/store/store.ts';
+import type { GameStore } from '../../src/store/store.ts';
 import { makeRecord } from './gameStore.contract.ts';
 import { createTestDatabase, postgresSkip } from '../helpers/postgres.ts';
 
@@ -21,7 +22,10 @@ const BOB = { id: 'bob', displayName: 'Bob' };
 
 /** Games as a version before the listing stored them: data JSON of three fields fewer, and their update times. */
 const OLD_GAMES = [
-  { record: makeRecord({ white: ANN, black: BOB, moves: ['e2e4'] }), updatedAt: '2026-01-01T10:00:03.000Z' },
+  {
+    record: makeRecord({ white: ANN, black: BOB, moves: ['e2e4', 'e7e5'], redo: ['b8c6', 'g1f3'] }),
+    updatedAt: '2026-01-01T10:00:03.000Z',
+  },
   {
     record: makeRecord({ white: BOB, black: ANN, moves: ['f2f3', 'e7e5', 'g2g4', 'd8h4'] }), // mated
     updatedAt: '2026-01-01T10:00:01.000Z',
@@ -32,8 +36,9 @@ const OLD_GAMES = [
   },
 ];
 
+/** The data JSON a version before the listing wrote: the record but for id, version, date and later fields. */
 const oldData = (record: (typeof OLD_GAMES)[number]['record']) => {
-  const { takebackOffer: _t, clock: _c, moveClocks: _m, ...data } = dataOf(record);
+  const { id: _i, version: _v, createdAt: _d, takebackOffer: _t, clock: _c, moveClocks: _m, ...data } = record;
   return JSON.stringify(data);
 };
 
@@ -45,6 +50,9 @@ async function checkListing(t: TestContext, store: GameStore): Promise<void> {
   t.assert.deepEqual(await ids('ongoing'), [ongoing]);
   t.assert.deepEqual(await ids('ended'), [resigned, mated], 'the mate is over by its position');
   t.assert.deepEqual((await store.get(mated!))?.takebackOffer, null, 'older records read with today’s fields');
+  for (const { record } of OLD_GAMES) {
+    t.assert.deepEqual(await store.get(record.id), record, 'each game as it was: its moves now rows of their own');
+  }
   // A new write takes the next place.
   const record = (await store.get(mated!))!;
   t.assert.equal(await store.update({ ...record, version: record.version + 1 }, record.version), true);

@@ -1,7 +1,7 @@
 /** The store contract on PostgreSQL, plus what only a shared database shows: migrations and announcements. */
 import { after, before, describe, test, type TestContext } from 'node:test';
 import pg from 'pg';
-import { CHANGES_CHANNEL } from '../../src/store/notifications.ts';
+import { CHANGES_CHANNEL, parseChangeNotifications } from '../../src/store/notifications.ts';
 import { PostgresGameStore } from '../../src/store/postgres.ts';
 import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
 import { makeRecord, runGameStoreContract, stateEvent } from './gameStore.contract.ts';
@@ -39,11 +39,11 @@ describe('PostgreSQL store', { skip }, () => {
     const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
     t.assert.deepEqual(
       rows.map(row => row.version),
-      [1, 2, 3, 4, 5],
+      [1, 2, 3, 4, 5, 6],
     );
   });
 
-  test('a creation and a committed update are announced with the game, version, deadline, transition and seats; a refused update is not', async (t: TestContext) => {
+  test('creations and committed updates are announced, one NOTIFY per batch, with their events; a refused update is not', async (t: TestContext) => {
     const store = await PostgresGameStore.open(db.url);
     t.after(() => store.close());
     const listener = new pg.Client({ connectionString: db.url });
@@ -55,14 +55,54 @@ describe('PostgreSQL store', { skip }, () => {
     const record = makeRecord();
     await store.create(record);
     t.assert.equal(await store.update({ ...record, version: 2, moves: ['e2e4'] }, 1, stateEvent(['e2e4'])), true);
-    t.assert.equal(await store.update({ ...record, version: 2, moves: ['d2d4'] }, 1, stateEvent(['d2d4'])), false);
-    t.assert.equal(await store.update({ ...record, version: 3, moves: [] }, 2, stateEvent([])), true);
+    // Asked for in one turn: one batch, one statement, one announcement of the one saved.
+    const [won, lost] = await Promise.all([
+      store.update({ ...record, version: 3, moves: [] }, 2, stateEvent([])),
+      store.update({ ...makeRecord(), version: 2 }, 1, stateEvent([])), // no such game
+    ]);
+    t.assert.deepEqual([won, lost], [true, false]);
+    t.assert.equal(await store.update({ ...record, version: 3, moves: ['d2d4'] }, 2, stateEvent(['d2d4'])), false);
     for (let i = 0; i < 100 && heard.length < 3; i++) await new Promise(resolve => setTimeout(resolve, 20));
-    const announced = (version: number) => ({ g: record.id, v: version, d: null, t: null, w: 'p1', b: 'p2' });
+    await new Promise(resolve => setTimeout(resolve, 100)); // a fourth, wrong, announcement would be here by now
+    const item = (version: number, moves: string[] | null) => ({
+      g: record.id,
+      v: version,
+      d: null,
+      t: version === 1 ? 's' : null,
+      w: 'p1',
+      b: 'p2',
+      e: moves && stateEvent(moves),
+    });
     t.assert.deepEqual(
       heard.map(payload => JSON.parse(payload)),
-      [announced(1), announced(2), announced(3)].map(a => ({ ...a, t: a.v === 1 ? 's' : null })),
+      [[item(1, null)], [item(2, ['e2e4'])], [item(3, [])]],
     );
+    t.assert.deepEqual(parseChangeNotifications(heard[1])[0]?.event, stateEvent(['e2e4']));
+  });
+
+  test('a game is stored as its small fields and a row per move: a change writes the rows that changed', async (t: TestContext) => {
+    const store = await PostgresGameStore.open(db.url);
+    t.after(() => store.close());
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    t.after(() => client.end());
+    const record = makeRecord({ moves: ['e2e4', 'e7e5'], redo: ['b8c6', 'g1f3'] });
+    await store.create(record);
+    const rows = async () =>
+      (await client.query('SELECT ply, uci FROM game_moves WHERE game_id = $1 ORDER BY ply', [record.id])).rows;
+    t.assert.deepEqual(await rows(), [
+      { ply: 0, uci: 'e2e4' },
+      { ply: 1, uci: 'e7e5' },
+      { ply: 2, uci: 'g1f3' },
+      { ply: 3, uci: 'b8c6' },
+    ]);
+    const next = { ...record, version: 2, moves: ['e2e4', 'e7e5', 'd2d4'], redo: [] };
+    t.assert.equal(await store.update(next, 1, undefined, undefined, record), true);
+    t.assert.deepEqual(
+      (await rows()).map(row => row.uci),
+      ['e2e4', 'e7e5', 'd2d4'],
+    );
+    t.assert.deepEqual(await store.get(record.id), next);
   });
 
   test('an unreachable database is UNAVAILABLE, quickly', async (t: TestContext) => {

@@ -200,3 +200,34 @@ test('SQLite file: a second close waits for the first; then the WAL is gone', as
   // The last connection to close (the checkpoint thread's) checkpoints the WAL and deletes it.
   t.assert.equal(existsSync(`${path}-wal`), false);
 });
+
+test('a game is stored as its small fields and a row per move: a change writes only the rows that changed', async (t: TestContext) => {
+  const store = SqliteGameStore.open(':memory:');
+  t.after(() => store.close());
+  const record = makeRecord({ moves: ['e2e4', 'e7e5'], redo: ['b8c6', 'g1f3'] });
+  await store.create(record);
+  // Watch the statements that write moves rows.
+  const db = (store as unknown as { db: Database.Database }).db;
+  const rows = () => db.prepare('SELECT ply, uci, clock FROM game_moves WHERE game_id = ? ORDER BY ply').all(record.id);
+  t.assert.deepEqual(rows(), [
+    { ply: 0, uci: 'e2e4', clock: null },
+    { ply: 1, uci: 'e7e5', clock: null },
+    { ply: 2, uci: 'g1f3', clock: null },
+    { ply: 3, uci: 'b8c6', clock: null },
+  ]);
+  const before = db.prepare('SELECT total_changes() AS n').get() as { n: number };
+  // An undo: one row changes (none here: the undone move has no clock), the games row too.
+  const undone = { ...record, version: 2, moves: ['e2e4'], redo: ['b8c6', 'g1f3', 'e7e5'] };
+  t.assert.equal(await store.update(undone, 1, undefined, undefined, record), true);
+  const after = db.prepare('SELECT total_changes() AS n').get() as { n: number };
+  t.assert.equal(after.n - before.n, 1, 'only the games row was written');
+  t.assert.deepEqual(await store.get(record.id), undone);
+  // A move after the undo replaces the line from there on: one row written, two cut.
+  const moved = { ...undone, version: 3, moves: ['e2e4', 'd7d5'], redo: [] };
+  t.assert.equal(await store.update(moved, 2, undefined, undefined, undone), true);
+  t.assert.deepEqual(rows(), [
+    { ply: 0, uci: 'e2e4', clock: null },
+    { ply: 1, uci: 'd7d5', clock: null },
+  ]);
+  t.assert.deepEqual(await store.get(record.id), moved);
+});

@@ -1,0 +1,98 @@
+/**
+ * How a game record is stored, in both stores: a row of the `games` table whose `data` holds the record's small
+ * fields (players, start, offers, clock, result, and `cursor`, how many moves of its line are played), and a row
+ * of `game_moves` per move of its line: the moves played, then the moves undone in the order they would be redone
+ * (the record's redo stack reversed), each with the mover's time left after it where the game is clocked.
+ *
+ * A change writes only what changed (`lineDelta`): the games row, and the moves rows from the first that differs,
+ * so that a write costs the same at ply 400 as at ply 10. An undo or a redo changes one row (the clock of the move
+ * undone is forgotten), a move one row, a takeback deletes rows.
+ *
+ * ```ts
+ * const delta = lineDelta(previous, next); // { keep: 39, rows: [{ uci: 'e2e4', clock: null }], length: 40 }
+ * const record = recordOf(id, version, createdAt, JSON.parse(data), rows);
+ * ```
+ */
+import type { GameRecord } from '../domain/game.ts';
+
+/** A move of a game's line as stored: its UCI and, while it is played in a clocked game, the mover's time after it. */
+export interface MoveRow {
+  uci: string;
+  clock: number | null;
+}
+
+/** The stored small fields of a record: all but id, version, creation time and the line. */
+export type GameData = Omit<GameRecord, 'id' | 'version' | 'createdAt' | 'moves' | 'redo' | 'moveClocks'> & {
+  cursor: number; // how many moves of the line are played; the rest is the redo stack
+};
+
+export const dataOf = ({
+  id: _id,
+  version: _version,
+  createdAt: _createdAt,
+  moves,
+  redo: _redo,
+  moveClocks: _moveClocks,
+  ...data
+}: GameRecord): GameData => ({ ...data, cursor: moves.length });
+
+/** The line of a record, as rows: the moves played (with their clocks), then the redo stack reversed. */
+export function lineRowsOf(record: GameRecord): MoveRow[] {
+  const played = record.moves.map((uci, i) => ({ uci, clock: record.moveClocks[i] ?? null }));
+  const undone = [...record.redo].reverse().map(uci => ({ uci, clock: null }));
+  return [...played, ...undone];
+}
+
+/** The rows a change writes: those from the first that differs (`keep` rows stay), and the line's new length. */
+export interface LineDelta {
+  keep: number;
+  rows: MoveRow[]; // the rows at keep, keep + 1, ...
+  length: number; // rows at or beyond it are deleted
+}
+
+/** What to write of `next`'s line where `previous`'s is stored (all of it without a previous record). */
+export function lineDelta(previous: GameRecord | undefined, next: GameRecord): LineDelta {
+  const after = lineRowsOf(next);
+  const before = previous ? lineRowsOf(previous) : [];
+  let keep = 0;
+  while (
+    keep < after.length &&
+    keep < before.length &&
+    after[keep]!.uci === before[keep]!.uci &&
+    after[keep]!.clock === before[keep]!.clock
+  ) {
+    keep++;
+  }
+  return { keep, rows: after.slice(keep), length: after.length };
+}
+
+/** Stored data as older versions of the service wrote it too (fields added since take their first value). */
+export type StoredGameData = Omit<GameData, 'takebackOffer' | 'clock'> &
+  Partial<Pick<GameData, 'takebackOffer' | 'clock'>>;
+
+/** The record of a stored games row and its moves rows (in ply order). */
+export function recordOf(
+  id: string,
+  version: number,
+  createdAt: string,
+  data: StoredGameData,
+  rows: readonly MoveRow[],
+): GameRecord {
+  const { cursor, ...fields } = data;
+  const played = rows.slice(0, cursor);
+  const clock = fields.clock ?? null;
+  return {
+    id,
+    version,
+    createdAt,
+    ...fields,
+    takebackOffer: fields.takebackOffer ?? null,
+    clock,
+    moves: played.map(row => row.uci),
+    redo: rows
+      .slice(cursor)
+      .map(row => row.uci)
+      .reverse(),
+    moveClocks: clock ? played.map(row => row.clock ?? 0) : [],
+  };
+}
