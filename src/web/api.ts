@@ -1,7 +1,7 @@
 /**
  * The page's client of the service's public REST API (`/api/board/game`, and `/api/account` for who the token
- * acts as). Every request carries the API token when one is set; every failure becomes an `ApiError` with the
- * service's own code and message.
+ * acts as), and the addresses of its streams. Every request carries the API token when one is set; every failure
+ * becomes an `ApiError` with the service's own code and message.
  *
  * ```ts
  * const game = await api.create({ white: { id: 'w', displayName: 'Ann' }, clock: { initial: 300000, increment: 0 } });
@@ -16,6 +16,7 @@ import type {
   ApiErrorBody,
   ClockRequest,
   GameFull,
+  GamePage,
   GameState,
   LegalMove,
   PlayerInfo,
@@ -149,4 +150,7 @@ export const api = {
   exportFen: (id: string) => text(`${game(id)}/export/fen`),
   exportPgn: (id: string) => text(`${game(id)}/export/pgn`),
   streamUrl: (id: string) => `${game(id)}/stream`,
+  /** The token's player's ongoing games, the most recently changed first. */
+  ongoingGames: (limit = 100) => json<GamePage>('GET', `${BASE}?status=ongoing&limit=${limit}`),
+  eventStreamUrl: () => '/api/stream/event',
 };

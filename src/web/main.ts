@@ -8,6 +8,8 @@
  *   stream's order is the truth, and a reconnect's gameFull repairs anything missed.
  * - With a player token, `GET /api/account` names the player, and the page offers only what the service lets
  *   that player do in the game (state.ts, controlsOf); without one it acts for any side.
+ * - With a player token, "My games" lists the player's ongoing games, live from their event stream (mygames.ts);
+ *   clicking one opens it.
  * - A clocked game's clocks count down from the times of its last state, at the service's time as estimated from
  *   the states' `serverTime`; the page redraws them ten times a second while one runs, and never otherwise. The
  *   service ends a game whose flag falls, and the stream brings that end.
@@ -26,6 +28,7 @@ import {
 } from './api.ts';
 import { Board } from './board.ts';
 import { copy, download } from './export.ts';
+import { MyGamesFeed } from './mygames.ts';
 import { toUci } from './notation.ts';
 import { PromotionPicker, type PromotionPiece } from './promotion.ts';
 import {
@@ -33,6 +36,7 @@ import {
   render as renderPage,
   renderClocks,
   renderConnection,
+  renderMyGames,
   renderTimeControls,
   renderToken,
   showError,
@@ -48,6 +52,7 @@ import {
   idFromPath,
   isEnded,
   movesFor,
+  myGameRowsOf,
   needsLegal,
   newGamePlayersOf,
   newSession,
@@ -75,12 +80,24 @@ let clockTimer: number | undefined;
 
 const board = new Board(ui.board, onBoardMove);
 const picker = new PromotionPicker(ui.promotion);
+const myGames = new MyGamesFeed(() => renderGames());
 
 const seats = (): Color[] => seatsOf(session?.game, account);
 const render = (): void => {
   renderPage(session, account, orientation, board);
   tickClocks();
+  renderGames();
 };
+
+/** The player's games; the one on the board with the state its own stream brought. */
+function renderGames(): void {
+  const player = myGames.player;
+  const rows = player ? myGameRowsOf(myGames.list.games, player, session?.game) : undefined;
+  renderMyGames(rows, myGames.status, myGames.problem, id => {
+    if (id !== session?.id) void openGame(id, 'push');
+  });
+}
+
 const renderBoard = (): void =>
   board.show(
     session?.game?.state,
@@ -141,6 +158,7 @@ async function loadAccount(retryMs = 1000): Promise<void> {
 
 function showAccount(answer: Account): void {
   account = answer;
+  myGames.follow(answer.player);
   orient();
   render();
   if (session) promptPendingPromotion(session);
@@ -487,6 +505,7 @@ on(ui.tokenForm, 'submit', event => {
   setToken(ui.tokenInput.value.trim());
   ui.tokenInput.value = '';
   renderToken();
+  myGames.follow(null); // until the service says whose the token is
   void loadAccount();
   if (session) void openGame(session.id, 'none'); // try again with the token
 });
@@ -494,11 +513,15 @@ on(ui.tokenClear, 'click', () => {
   setToken('');
   ui.tokenInput.value = '';
   renderToken();
+  myGames.follow(null);
   void loadAccount();
 });
 
 window.addEventListener('popstate', () => route('none'));
-window.addEventListener('online', () => session?.stream?.reconnectNow());
+window.addEventListener('online', () => {
+  session?.stream?.reconnectNow();
+  myGames.reconnectNow();
+});
 
 renderTimeControls();
 renderToken();

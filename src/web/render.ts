@@ -5,6 +5,7 @@
  * ```ts
  * render(session, account, orientation, board);
  * renderClocks(session.game, serviceNow); // ten times a second while a clock runs
+ * renderMyGames(rows, 'live', undefined, id => open(id)); // the player's games; rows undefined: no player
  * showError(ui.error, apiError);
  * ```
  */
@@ -26,6 +27,7 @@ import {
   type ClockFace,
   type Control,
   type Controls,
+  type MyGameRow,
   type Session,
 } from './state.ts';
 import type { ConnectionStatus } from './stream.ts';
@@ -100,6 +102,11 @@ export const ui = {
   tokenInput: el<HTMLInputElement>('token-input'),
   tokenClear: el<HTMLButtonElement>('token-clear'),
   tokenState: el('token-state'),
+  myGames: el('my-games'),
+  myGamesConnection: el('my-games-connection'),
+  myGamesProblem: el('my-games-problem'),
+  myGamesEmpty: el('my-games-empty'),
+  myGamesList: el('my-games-list'),
 };
 
 /**
@@ -349,4 +356,51 @@ export function confirmResign(): boolean {
   }
   disarmResign();
   return true;
+}
+
+/** What the "My games" panel shows now, to redraw it only when that changes. */
+let myGamesDrawn: string | undefined;
+
+/**
+ * The "My games" panel: hidden without a player (`rows` undefined); else a button per ongoing game (state.ts,
+ * myGameRowsOf) that calls `open` with its id, the event stream's status and its problem, if any.
+ */
+export function renderMyGames(
+  rows: readonly MyGameRow[] | undefined,
+  status: ConnectionStatus | 'idle',
+  problem: string | undefined,
+  open: (gameId: string) => void,
+): void {
+  const drawn = JSON.stringify([rows, status, problem]);
+  if (drawn === myGamesDrawn) return; // redrawn with every change of the page: keep a button being clicked
+  myGamesDrawn = drawn;
+  ui.myGames.hidden = rows === undefined;
+  ui.myGamesConnection.dataset.state = status;
+  ui.myGamesConnection.textContent = status === 'live' ? 'Live' : status === 'reconnecting' ? 'Reconnecting…' : '';
+  showText(ui.myGamesProblem, problem ?? '');
+  ui.myGamesEmpty.hidden = !rows || rows.length > 0 || status !== 'live';
+  ui.myGamesList.replaceChildren(
+    ...(rows ?? []).map(row => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'my-game';
+      button.dataset.testid = 'my-game';
+      button.dataset.gameId = row.gameId;
+      button.dataset.yourTurn = String(row.yourTurn);
+      if (row.open) button.setAttribute('aria-current', 'true');
+      const title = document.createElement('span');
+      title.className = 'title';
+      title.textContent = row.title;
+      const side = document.createElement('span');
+      side.className = 'side-name';
+      side.textContent = row.side;
+      const turn = tag(row.turn, row.yourTurn ? 'turn to-move' : 'turn');
+      turn.dataset.testid = 'my-game-turn';
+      button.append(title, side, turn);
+      button.addEventListener('click', () => open(row.gameId));
+      const item = document.createElement('li');
+      item.append(button);
+      return item;
+    }),
+  );
 }

@@ -1,9 +1,11 @@
 /**
- * Follows a game's NDJSON stream (`GET /api/board/game/{id}/stream`) with `fetch`: a `gameFull` line, then
- * `gameState` lines, empty heartbeat lines, and an `error` line before the server closes the stream. When the
- * connection drops (or stays silent longer than `idleTimeoutMs`, i.e. several missed heartbeats) it reconnects
- * with exponential backoff and jitter, and the new `gameFull` brings the page up to date. A 4xx answer other
- * than 429 (no such game, bad id, missing token) stops it: retrying cannot help.
+ * The page's NDJSON streams, read with `fetch`: a game's (`GET /api/board/game/{id}/stream`: a `gameFull` line,
+ * then `gameState` lines) and a player's events (`GET /api/stream/event`: a `gameStart` line per ongoing game of
+ * the player, then `gameStart` and `gameFinish` as games start and end). Both send empty heartbeat lines and an
+ * `error` line before the server closes them. When a connection drops (or stays silent longer than
+ * `idleTimeoutMs`, i.e. several missed heartbeats) the stream reconnects with exponential backoff and jitter, and
+ * what the new connection sends first brings the page up to date. A 4xx answer other than 429 (no such game, bad
+ * id, missing token) stops it: retrying cannot help.
  *
  * ```ts
  * const stream = new GameStream('AbCd1234', {
@@ -11,21 +13,33 @@
  *   onFatal: error => show(error.message), onConnection: (status, retryMs) => indicator(status, retryMs),
  * });
  * stream.start(); // ... stream.stop();
+ * new PlayerEventStream({ onOpen: () => list.clear(), onEvent: line => list.apply(line), ...same }).start();
  * ```
  */
 import { ApiError, api, asApiError, authHeaders, errorOf, type GameFull, type GameState } from './api.ts';
-import type { GameEvent, StreamError } from '../contract/shapes.ts';
+import type { GameEvent, PlayerEventLine, StreamError } from '../contract/shapes.ts';
+import type { PlayerGameLine } from './state.ts';
 
 export type ConnectionStatus = 'connecting' | 'live' | 'reconnecting' | 'stopped';
 
-export interface StreamHandlers {
-  onGame(game: GameFull): void;
-  onState(state: GameState): void;
+/** What every stream reports besides its lines. */
+export interface ConnectionHandlers {
   /** The `error` line the server sends before it closes a stream (SERVER_SHUTDOWN, SLOW_CONSUMER). */
   onNotice(error: StreamError): void;
   /** A refusal that retrying cannot fix; the stream has stopped. */
   onFatal(error: ApiError): void;
   onConnection(status: ConnectionStatus, retryInMs?: number): void;
+}
+
+export interface StreamHandlers extends ConnectionHandlers {
+  onGame(game: GameFull): void;
+  onState(state: GameState): void;
+}
+
+export interface PlayerEventHandlers extends ConnectionHandlers {
+  /** A connection was answered: the lines it sends first are the player's ongoing games, from scratch. */
+  onOpen(): void;
+  onEvent(line: PlayerGameLine): void;
 }
 
 export interface StreamOptions {
@@ -34,7 +48,8 @@ export interface StreamOptions {
   maxBackoffMs?: number; // 15000
 }
 
-export class GameStream {
+/** The connection, reconnection and line reading every stream shares; a subclass says where and what lines mean. */
+abstract class NdjsonStream<Line extends { type: string }> {
   private stopped = true;
   private failures = 0;
   private controller: AbortController | undefined;
@@ -44,13 +59,26 @@ export class GameStream {
   private readonly maxBackoffMs: number;
 
   constructor(
-    readonly gameId: string,
-    private readonly handlers: StreamHandlers,
-    options: StreamOptions = {},
+    private readonly connection: ConnectionHandlers,
+    options: StreamOptions,
   ) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 45_000;
     this.minBackoffMs = options.minBackoffMs ?? 500;
     this.maxBackoffMs = options.maxBackoffMs ?? 15_000;
+  }
+
+  protected abstract url(): string;
+
+  /** A connection was answered with a body to read. */
+  protected abstract opened(): void;
+
+  /** A line other than `error`, while the stream runs. */
+  protected abstract line(line: Line): void;
+
+  /** The stream is up to date: the next drop starts the backoff from its shortest delay. */
+  protected live(): void {
+    this.failures = 0;
+    this.connection.onConnection('live');
   }
 
   start(): void {
@@ -63,7 +91,7 @@ export class GameStream {
     this.stopped = true;
     this.controller?.abort();
     this.wake?.();
-    this.handlers.onConnection('stopped');
+    this.connection.onConnection('stopped');
   }
 
   /** Drops the current connection (if any) and connects again at once, e.g. after the token changed. */
@@ -77,10 +105,10 @@ export class GameStream {
     while (!this.stopped) {
       const controller = new AbortController();
       this.controller = controller;
-      this.handlers.onConnection(this.failures === 0 ? 'connecting' : 'reconnecting');
+      this.connection.onConnection(this.failures === 0 ? 'connecting' : 'reconnecting');
       let retryAfterMs: number | undefined;
       try {
-        const res = await fetch(api.streamUrl(this.gameId), {
+        const res = await fetch(this.url(), {
           headers: authHeaders({ accept: 'application/x-ndjson' }),
           signal: controller.signal,
           cache: 'no-store',
@@ -89,12 +117,13 @@ export class GameStream {
           const error = await errorOf(res);
           if (res.status >= 400 && res.status < 500 && res.status !== 429) {
             this.stopped = true;
-            this.handlers.onFatal(error);
-            this.handlers.onConnection('stopped');
+            this.connection.onFatal(error);
+            this.connection.onConnection('stopped');
             return;
           }
           if (error.retryAfterSeconds !== undefined) retryAfterMs = error.retryAfterSeconds * 1000;
         } else if (res.body) {
+          this.opened();
           await this.read(res.body, controller);
         }
       } catch (error) {
@@ -104,7 +133,7 @@ export class GameStream {
       if (this.stopped) return;
       this.failures += 1;
       const delay = retryAfterMs ?? this.backoff();
-      this.handlers.onConnection('reconnecting', delay);
+      this.connection.onConnection('reconnecting', delay);
       await this.sleep(delay);
     }
   }
@@ -152,28 +181,74 @@ export class GameStream {
     }
   }
 
-  private dispatch(line: string): void {
-    let event: GameEvent;
+  private dispatch(text: string): void {
+    let line: Line | { type: 'error'; error: StreamError };
     try {
-      event = JSON.parse(line) as GameEvent;
+      line = JSON.parse(text) as Line | { type: 'error'; error: StreamError };
     } catch {
-      return; // not JSON: ignore the line, the next gameFull repairs anything missed
+      return; // not JSON: ignore the line, what the next connection sends first repairs anything missed
     }
     if (this.stopped) return;
+    if (line.type === 'error') this.connection.onNotice((line as { error: StreamError }).error);
+    else this.line(line as Line);
+  }
+}
+
+/** Follows a game: live from its `gameFull` line, which each connection sends first. */
+export class GameStream extends NdjsonStream<GameEvent> {
+  constructor(
+    readonly gameId: string,
+    private readonly handlers: StreamHandlers,
+    options: StreamOptions = {},
+  ) {
+    super(handlers, options);
+  }
+
+  protected url(): string {
+    return api.streamUrl(this.gameId);
+  }
+
+  protected opened(): void {
+    // live once the gameFull has come
+  }
+
+  protected line(event: GameEvent): void {
     switch (event.type) {
       case 'gameFull':
-        this.failures = 0;
-        this.handlers.onConnection('live');
+        this.live();
         this.handlers.onGame(event.game);
         break;
       case 'gameState':
         this.handlers.onState(event.state);
         break;
-      case 'error':
-        this.handlers.onNotice(event.error);
-        break;
       default:
         break;
     }
+  }
+}
+
+/**
+ * Follows the games of the token's player starting and ending: live from the answer, since a player with no ongoing
+ * game is sent nothing but heartbeats. No line marks the end of the ongoing games a connection sends first.
+ */
+export class PlayerEventStream extends NdjsonStream<PlayerEventLine> {
+  constructor(
+    private readonly handlers: PlayerEventHandlers,
+    options: StreamOptions = {},
+  ) {
+    super(handlers, options);
+  }
+
+  protected url(): string {
+    return api.eventStreamUrl();
+  }
+
+  protected opened(): void {
+    this.live();
+    this.handlers.onOpen();
+  }
+
+  protected line(line: PlayerEventLine): void {
+    if (line.type === 'gameStart' || line.type === 'gameFinish') this.handlers.onEvent(line);
   }
 }

@@ -25,6 +25,7 @@ import { buildWeb } from '../../scripts/build.ts';
 import { buildApp, type AppDeps } from '../../src/http/app.ts';
 import { GameService } from '../../src/service/games.ts';
 import { ChangeFeed } from '../../src/bus/feed.ts';
+import { PlayerFeed } from '../../src/bus/players.ts';
 import { newGameId } from '../../src/service/ids.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 
@@ -67,14 +68,15 @@ export interface BrowserEnv {
 }
 
 /** Settings of the app under test besides its store (e.g. `tokens`). */
-export type AppOptions = Omit<AppDeps, 'games' | 'store' | 'bus'>;
+export type AppOptions = Omit<AppDeps, 'games' | 'store' | 'bus' | 'players'>;
 
 export async function startBrowserEnv(executablePath: string, options: AppOptions = {}): Promise<BrowserEnv> {
   await buildWeb({ ifStale: true });
   const store = SqliteGameStore.open(':memory:');
   const bus = new ChangeFeed(store);
-  const games = new GameService({ store, bus, newId: newGameId, clock: () => new Date() });
-  const app = await buildApp({ ...options, games, store, bus });
+  const players = new PlayerFeed(); // games starting and ending, for the players' event streams
+  const games = new GameService({ store, bus, players, newId: newGameId, clock: () => new Date() });
+  const app = await buildApp({ ...options, games, store, bus, players });
   const sockets = new Set<Socket>();
   app.server.on('connection', (socket: Socket) => {
     sockets.add(socket);

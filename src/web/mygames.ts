@@ -1,0 +1,121 @@
+/**
+ * The traffic of the "My games" panel: while the page has a player, their event stream (`GET /api/stream/event`)
+ * adds and drops their ongoing games (state.ts, MyGames), and the list is asked for again
+ * (`GET /api/board/game?status=ongoing`) shortly after the stream's first lines or any event, and every 15 s while
+ * the page is visible: a move changes whose turn it is and sends no event. No DOM: `changed` redraws.
+ *
+ * ```ts
+ * const myGames = new MyGamesFeed(() => render());
+ * myGames.follow(account.player); // null: stop, and the panel hides
+ * myGameRowsOf(myGames.list.games, myGames.player, openGame);
+ * ```
+ */
+import { api, type PlayerInfo } from './api.ts';
+import { applyGameList, applyPlayerLine, newMyGames, openMyGames, type MyGames } from './state.ts';
+import { PlayerEventStream, type ConnectionStatus } from './stream.ts';
+
+export interface MyGamesOptions {
+  refreshMs?: number; // 15000: how often the list is asked for while shown
+  settleMs?: number; // 250: the wait after a line before asking, so that a burst of lines makes one request
+}
+
+export class MyGamesFeed {
+  /** The player followed; null: none (no player token), the panel is hidden. */
+  player: PlayerInfo | null = null;
+  list: MyGames = newMyGames();
+  status: ConnectionStatus | 'idle' = 'idle';
+  /** Why the event stream stopped, or its last notice while it reconnects. */
+  problem: string | undefined;
+  private stream: PlayerEventStream | undefined;
+  private ticker: number | undefined;
+  private settleTimer: number | undefined;
+  private request = 0;
+  private readonly refreshMs: number;
+  private readonly settleMs: number;
+
+  constructor(
+    private readonly changed: () => void,
+    options: MyGamesOptions = {},
+  ) {
+    this.refreshMs = options.refreshMs ?? 15_000;
+    this.settleMs = options.settleMs ?? 250;
+  }
+
+  /** Follows `player`'s games (the token's player), or none; the same player goes on as before. */
+  follow(player: PlayerInfo | null): void {
+    if (player?.id === this.player?.id) return;
+    this.stop();
+    this.player = player;
+    if (player) this.start();
+    this.changed();
+  }
+
+  /** Connects again at once (the network came back). */
+  reconnectNow(): void {
+    this.stream?.reconnectNow();
+  }
+
+  private start(): void {
+    const list = (this.list = newMyGames());
+    const stream = (this.stream = new PlayerEventStream({
+      onOpen: () => {
+        openMyGames(list);
+        this.problem = undefined;
+        this.refreshSoon();
+        this.changed();
+      },
+      onEvent: line => {
+        applyPlayerLine(list, line);
+        this.refreshSoon();
+        this.changed();
+      },
+      onNotice: error => {
+        this.problem = error.message;
+      },
+      onFatal: error => {
+        this.problem = error.message;
+        this.refreshSoon(); // the list alone still shows the games, without live updates
+      },
+      onConnection: status => {
+        if (this.stream !== stream) return;
+        this.status = status;
+        if (status === 'live') this.problem = undefined;
+        this.changed();
+      },
+    }));
+    stream.start();
+    this.ticker = window.setInterval(() => {
+      if (!document.hidden) void this.refresh();
+    }, this.refreshMs);
+  }
+
+  private stop(): void {
+    const stream = this.stream;
+    this.stream = undefined;
+    stream?.stop();
+    window.clearInterval(this.ticker);
+    window.clearTimeout(this.settleTimer);
+    this.ticker = this.settleTimer = undefined;
+    this.request += 1; // answers on their way are for the list given up
+    this.list = newMyGames();
+    this.status = 'idle';
+    this.problem = undefined;
+  }
+
+  private refreshSoon(): void {
+    window.clearTimeout(this.settleTimer);
+    this.settleTimer = window.setTimeout(() => void this.refresh(), this.settleMs);
+  }
+
+  private async refresh(): Promise<void> {
+    const list = this.list;
+    const request = ++this.request;
+    const epoch = list.epoch;
+    try {
+      const page = await api.ongoingGames();
+      if (request === this.request && list === this.list && applyGameList(list, page, epoch)) this.changed();
+    } catch {
+      // the next line or tick asks again; the stream's status tells of a lost service
+    }
+  }
+}
