@@ -24,7 +24,11 @@ export async function start(config: Config) {
   const opened = await openStore(config.databaseUrl, {
     onError: error => warn(`database connection: ${error.message}`),
   });
-  const store = timedStore(opened, () => metrics.storeCommit.startTimer());
+  const store = timedStore(
+    opened,
+    () => metrics.storeCommit.startTimer(),
+    () => metrics.storeReads.inc(),
+  );
   const playerTokens = new PlayerTokens({ store: opened, now: Date.now });
   const shared = isSharedStore(config.databaseUrl);
   const feed = new ChangeFeed(store, error => warn(`stream catch-up: ${String(error)}`));
@@ -68,11 +72,12 @@ export async function start(config: Config) {
   const listener = shared
     ? new ChangeListener(
         config.databaseUrl,
-        { feed, tokens: playerTokens, clocks: games, players },
+        { feed, tokens: playerTokens, games, players },
         { warn, info: message => app.log.info(message) },
       )
     : undefined;
   await listener?.start();
+  if (listener) games.useReadBarrier(listener);
   // Clocks that run (or first moves awaited) end on time from now on, also those due while the server was down.
   const clocked = await games.armClocks();
   if (clocked > 0) app.log.info({ clocked }, 'clock timers armed');

@@ -12,6 +12,7 @@
  * await listener.close();
  * ```
  */
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import {
   CHANGES_CHANNEL,
@@ -26,10 +27,11 @@ import type { PlayerFeed } from './players.ts';
 /** What hears of tokens issued or revoked elsewhere. */
 export type TokenListener = Pick<PlayerTokens, 'onIssued' | 'onRevoked' | 'onResync'>;
 
-/** What follows the clocks' deadlines of games changed elsewhere. */
-export interface ClockListener {
-  announced(gameId: string, deadline: number | null): void;
-  armClocks(): Promise<unknown>;
+/** What follows the games changed on any instance: their clocks' deadlines and their latest versions. */
+export interface GameListener {
+  announced(gameId: string, version: number, deadline: number | null): void;
+  /** Announcements may have been missed: nothing this instance holds is known to be current any more. */
+  resynced(): Promise<unknown>;
 }
 
 const MIN_BACKOFF_MS = 100;
@@ -44,7 +46,13 @@ export class ChangeListener {
 
   private readonly feed: Pick<ChangeFeed, 'announce' | 'publish' | 'resync'>;
   private readonly tokens: TokenListener | undefined;
-  private readonly clocks: ClockListener | undefined;
+  private readonly games: GameListener | undefined;
+  /** The channel of this instance's own read barriers (see `sync`). */
+  private readonly syncChannel = `chess_sync_${randomBytes(8).toString('hex')}`;
+  private syncs = 0;
+  /** The barrier the next reads wait for (not sent yet), and the one on its way (its payload and waiters). */
+  private nextSync: Deferred | undefined;
+  private sentSync: { payload: string; waiters: Deferred } | undefined;
   private readonly players: Pick<PlayerFeed, 'announce' | 'resync'> | undefined;
 
   constructor(
@@ -52,7 +60,7 @@ export class ChangeListener {
     listeners: {
       feed: Pick<ChangeFeed, 'announce' | 'publish' | 'resync'>; // the games' changes, for the game streams
       tokens?: TokenListener; // player tokens issued and revoked
-      clocks?: ClockListener; // the deadlines of the games' clocks
+      games?: GameListener; // the games' deadlines and versions, for the clocks and the reads
       players?: Pick<PlayerFeed, 'announce' | 'resync'>; // games starting and ending, for the players' streams
     },
     private readonly log: { warn: (message: string) => void; info: (message: string) => void } = {
@@ -62,7 +70,7 @@ export class ChangeListener {
   ) {
     this.feed = listeners.feed;
     this.tokens = listeners.tokens;
-    this.clocks = listeners.clocks;
+    this.games = listeners.games;
     this.players = listeners.players;
   }
 
@@ -86,6 +94,7 @@ export class ChangeListener {
       if (dropped) return;
       dropped = true;
       if (this.client === client) this.client = undefined;
+      this.failSyncs(new Error(`change announcements lost (${why})`));
       void client.end().catch(() => undefined);
       if (this.closed) return;
       this.log.warn(`change announcements lost (${why}); reconnecting`);
@@ -94,6 +103,10 @@ export class ChangeListener {
     client.on('error', error => drop(error.message));
     client.on('end', () => drop('connection ended'));
     client.on('notification', message => {
+      if (message.channel === this.syncChannel) {
+        if (message.payload === this.sentSync?.payload) this.syncDone();
+        return;
+      }
       if (message.channel === TOKENS_CHANNEL) {
         const token = parseTokenNotification(message.payload);
         if (token?.kind === 'issued') this.tokens?.onIssued();
@@ -104,13 +117,15 @@ export class ChangeListener {
         // A change whose event came along goes to the streams as it is; another is read from the change log.
         if (change.event) this.feed.publish({ gameId: change.gameId, version: change.version, event: change.event });
         else this.feed.announce(change.gameId, change.version);
-        this.clocks?.announced(change.gameId, change.deadline);
+        this.games?.announced(change.gameId, change.version, change.deadline);
         if (change.transition) this.players?.announce({ ...change, transition: change.transition });
       }
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${CHANGES_CHANNEL}; LISTEN ${TOKENS_CHANNEL}`);
+      await client.query(
+        `LISTEN ${CHANGES_CHANNEL}; LISTEN ${TOKENS_CHANNEL}; LISTEN ${this.syncChannel}; SET synchronous_commit = off`,
+      );
     } catch (error) {
       dropped = true;
       await client.end().catch(() => undefined);
@@ -128,9 +143,52 @@ export class ChangeListener {
       this.feed.resync();
       this.tokens?.onResync();
       this.players?.resync();
-      this.clocks?.armClocks().catch((error: unknown) => this.log.warn(`re-arming clocks failed: ${String(error)}`));
+      this.games?.resynced().catch((error: unknown) => this.log.warn(`re-arming clocks failed: ${String(error)}`));
     }
     this.connectedOnce = true;
+    if (this.nextSync) this.sendSync();
+  }
+
+  /**
+   * A read barrier: resolves once this instance has heard every announcement of a change committed before the
+   * call. It NOTIFYs this instance's own channel from the listening connection and waits to hear it back:
+   * PostgreSQL delivers notifications in the order their transactions committed, so everything committed before
+   * has been heard by then. Calls made while a barrier is on its way wait for the next one (the one on its way may
+   * have been committed before them), so that any number of reads share one round trip. Rejects while the
+   * connection is down (a reader then asks the store itself).
+   */
+  sync(): Promise<void> {
+    if (!this.client) return Promise.reject(new Error('change announcements are not being heard'));
+    this.nextSync ??= deferred();
+    if (!this.sentSync) this.sendSync();
+    return this.nextSync?.promise ?? this.sentSync!.waiters.promise;
+  }
+
+  private sendSync(): void {
+    const waiters = this.nextSync;
+    const client = this.client;
+    if (!waiters || !client) return;
+    this.nextSync = undefined;
+    const payload = String(++this.syncs);
+    this.sentSync = { payload, waiters };
+    // Its commit need not wait for the disk: the barrier is about order, not durability (synchronous_commit off).
+    client.query('SELECT pg_notify($1, $2)', [this.syncChannel, payload]).catch((error: unknown) => {
+      if (this.sentSync?.payload === payload) this.failSyncs(error as Error);
+    });
+  }
+
+  private syncDone(): void {
+    const sent = this.sentSync;
+    this.sentSync = undefined;
+    sent?.waiters.resolve();
+    if (this.nextSync) this.sendSync();
+  }
+
+  private failSyncs(error: Error): void {
+    this.sentSync?.waiters.reject(error);
+    this.nextSync?.reject(error);
+    this.sentSync = undefined;
+    this.nextSync = undefined;
   }
 
   private schedule(): void {
@@ -144,4 +202,21 @@ export class ChangeListener {
     }, this.backoff);
     this.retry.unref();
   }
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  promise.catch(() => undefined); // a barrier nobody waits for any more may fail unseen
+  return { promise, resolve, reject };
 }

@@ -47,6 +47,11 @@ export function createMetrics() {
       registers,
     }),
     movesApplied: new Counter({ name: 'moves_applied_total', help: 'Moves applied to games', registers }),
+    storeReads: new Counter({
+      name: 'store_game_reads_total',
+      help: 'Games read from the store (a read the games in memory could not answer)',
+      registers,
+    }),
     storeCommit: new Histogram({
       name: 'store_commit_duration_seconds',
       help: 'Time to commit one change to the store',

@@ -86,6 +86,9 @@ export class GameService {
   private cachedBytes = 0;
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly timers: ClockTimers;
+  /** The latest version announced of each game recently changed (a shared store), and what proves them heard. */
+  private readonly announcedVersions = new Map<string, number>();
+  private readBarrier: { sync(): Promise<void> } | undefined;
   private readonly players: PlayerFeed | undefined;
 
   constructor(deps: GameServiceDeps) {
@@ -144,8 +147,27 @@ export class GameService {
    * instance on its own store) it is answered at once, without a promise: the fast path of reads.
    */
   current(id: string): Game | Promise<Game | undefined> {
-    const game = this.sharedStore ? undefined : this.cache.get(id)?.game;
-    return game ?? this.load(id);
+    const cached = this.cache.get(id)?.game;
+    if (!this.sharedStore) return cached ?? this.load(id);
+    if (!cached || !this.readBarrier) return this.load(id);
+    // On a shared store the copy in memory is current when no later version has been announced by the time every
+    // change committed before this read has been heard (the barrier): then it costs no read of the store.
+    return this.readBarrier.sync().then(
+      () => {
+        const copy = this.cache.get(id)?.game;
+        const latest = this.announcedVersions.get(id);
+        return copy && (latest === undefined || copy.record.version >= latest) ? copy : this.load(id);
+      },
+      () => this.load(id),
+    );
+  }
+
+  /**
+   * What proves a copy in memory current on a shared store: a barrier after which every change committed before
+   * it has been announced to this instance (bus/postgres.ts, ChangeListener.sync). Without one, reads read the store.
+   */
+  useReadBarrier(barrier: { sync(): Promise<void> }): void {
+    this.readBarrier = barrier;
   }
 
   /**
@@ -235,10 +257,38 @@ export class GameService {
    * A change of a game was announced (by another instance, or this one's own, which every instance hears too):
    * its timer follows the new deadline; one already armed for it keeps its time.
    */
-  announced(id: string, deadline: number | null): void {
+  announced(id: string, version: number, deadline: number | null): void {
+    this.noteAnnounced(id, version);
     const armed = this.timers.deadlineOf(id);
     if (armed === (deadline ?? undefined)) return;
     this.timers.arm(id, deadline, false);
+  }
+
+  /**
+   * Announcements may have been missed (the listening connection dropped): no copy in memory is known to be current
+   * any more, and the clocks are armed again from the store.
+   */
+  async resynced(): Promise<void> {
+    this.cache.clear();
+    this.cachedBytes = 0;
+    this.announcedVersions.clear();
+    await this.armClocks();
+  }
+
+  /**
+   * Keeps the latest announced version of a game (bounded: a game whose version is forgotten leaves memory too,
+   * so that no copy is trusted without it).
+   */
+  private noteAnnounced(id: string, version: number): void {
+    const known = this.announcedVersions.get(id);
+    if (known !== undefined && known >= version) return;
+    this.announcedVersions.delete(id);
+    this.announcedVersions.set(id, version);
+    if (this.announcedVersions.size > 2 * this.cacheSize) {
+      const oldest = this.announcedVersions.keys().next().value!;
+      this.announcedVersions.delete(oldest);
+      this.forget(oldest);
+    }
   }
 
   /** The timers of the games' clocks: how many are armed. */

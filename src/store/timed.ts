@@ -1,6 +1,7 @@
 /**
  * A store whose commits (create, update) are timed, for the commit-latency metric: `startTimer` is called as a
- * commit begins and the function it returns as the commit ends, whether it succeeded or not.
+ * commit begins and the function it returns as the commit ends, whether it succeeded or not; and whose reads of a
+ * game are counted (`onRead`).
  *
  * ```ts
  * const store = timedStore(await openStore(url), () => metrics.storeCommit.startTimer());
@@ -9,7 +10,11 @@
 import type { GameRecord } from '../domain/game.ts';
 import type { GameIndex, GameStore, StateEvent } from './store.ts';
 
-export function timedStore(store: GameStore, startTimer: () => () => void): GameStore {
+export function timedStore(
+  store: GameStore,
+  startTimer: () => () => void,
+  onRead: () => void = () => undefined,
+): GameStore {
   const timed =
     <A extends unknown[]>(write: (...args: A) => Promise<boolean>) =>
     async (...args: A): Promise<boolean> => {
@@ -27,7 +32,10 @@ export function timedStore(store: GameStore, startTimer: () => () => void): Game
     ),
     clockedGames: () => store.clockedGames(),
     listGames: query => store.listGames(query),
-    get: id => store.get(id),
+    get: id => {
+      onRead();
+      return store.get(id);
+    },
     changesSince: (id, afterVersion) => store.changesSince(id, afterVersion),
     ping: () => store.ping(),
     close: () => store.close(),

@@ -330,7 +330,7 @@ export function scriptedChanges(length: number, seed = 12345): ((game: Game) => 
       let last: string | undefined;
       do {
         last = game.record.moves.at(-1);
-        push(undo);
+        push(g => undo(g));
       } while (!move(last));
       continue;
     }
@@ -339,7 +339,7 @@ export function scriptedChanges(length: number, seed = 12345): ((game: Game) => 
     const extra = random(5);
     if (extra === 0 && choices > 1) {
       const played = game.record.moves.at(-1);
-      push(undo);
+      push(g => undo(g));
       move(played);
     } else if (extra === 1 && legalMovesOf(game).length > 0) {
       push(g => drawAction(g, 'offer'));
