@@ -1,30 +1,44 @@
 /**
- * Request throughput: the real service against a bare Fastify server (`bench/bare.ts`) answering constant JSON of
- * the same shapes, on the same machine in one run. Both run as their own processes; the load comes from a third
- * process (autocannon's programmatic API). Rounds alternate service, bare (and PostgreSQL for the move workload
- * when it is reachable), and the table shows the median of the rounds.
+ * Request throughput: the real service on SQLite and on PostgreSQL against a bare Fastify server (`bench/bare.ts`)
+ * answering constant JSON of the same shapes, on the same machine in one run. Each runs as its own process; the
+ * load comes from another process (autocannon's programmatic API). Rounds alternate SQLite, PostgreSQL and bare,
+ * and the table shows the median of the rounds: each store as a ratio to bare, side by side, and PostgreSQL's
+ * ratio as a fraction of SQLite's. CPU per request is read from /proc for the target's processes and, on
+ * PostgreSQL, apart for the database server's backends of the target's database (they share the same cores).
  *
  * ```sh
- * npm run bench                    # full: 3 rounds of 10 s per workload and target
- * QUICK=1 npm run bench            # about a minute: 2 rounds of 2 s
+ * npm run bench                                   # full: 3 rounds of 10 s per workload and target, both stores
+ * QUICK=1 npm run bench                           # 2 rounds of 2 s
+ * npm run bench -- --store postgres               # one store (sqlite, postgres or both, the default)
+ * POSTGRES=0 npm run bench                        # the same as --store sqlite
+ * npm run bench -- --store postgres --instances 2 # also two PostgreSQL instances behind one port
+ * WORKLOADS=move,import npm run bench             # some of getGame, move, moves, create, import, growth
+ * WORKLOADS=growth npm run bench                  # what a durable write costs at 10 and at 400 plies
  * ROUNDS=5 DURATION=8 CONNECTIONS=10 npm run bench
- * POSTGRES=0 npm run bench          # without the PostgreSQL move workload
- * PROFILE_DIR=./profiles npm run bench   # also a CPU profile of the service (SQLite)
- * WORKLOADS=move,import npm run bench      # some of getGame, move, moves, create, import
+ * PROFILE_DIR=./profiles npm run bench            # also a CPU profile of each store's service
  * ```
  *
  * Workloads: GET a game of 80 plies, POST a move (each game gets a fixed cycle of knight moves, spread over
  * enough fresh games that none reaches fivefold repetition), GET the legal moves of a middlegame position, POST
- * create, POST import of an 80-ply PGN. After the last round the SQLite service is killed with SIGKILL and the
- * file is read back: every acknowledged move must be there.
+ * create, POST import of an 80-ply PGN; by default all five. `growth` (only when named) imports 32 games of 10
+ * plies and 32 of 400 plies into each store and sends them alternating undo and redo: the writes per second and
+ * the service's CPU per write at both lengths.
+ *
+ * `--instances N` starts N more PostgreSQL services on a database of their own and a round-robin TCP proxy in
+ * front of them (this file, run as `proxy`), and runs POST move and GET game through it as one more target.
+ *
+ * After the last round each store's service is killed with SIGKILL (SIGTERM when profiling), started again on
+ * the same file or database, and every game that took moves is read back through the API: every acknowledged
+ * move must be there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { connect, createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { buildServer, SERVER_OUTPUT } from '../scripts/build.ts';
 import { exportPgn } from '../src/domain/pgn.ts';
@@ -47,15 +61,36 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
+/** Calls `task` for 0 to count - 1, `lanes` at a time. */
+async function inParallel<T>(count: number, lanes: number, task: (index: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      const index = next++;
+      results[index] = await task(index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, count) }, lane));
+  return results;
+}
+
 // Each move cycle returns to its start after 8 plies with 8 distinct positions in between, so the start position
 // is seen for the fifth time (fivefold repetition, the game ends) at ply 32: a game takes at most 32 moves here.
 const CYCLE = ['g1f3', 'g8f6', 'b1c3', 'b8c6', 'f3g1', 'f6g8', 'c3b1', 'c6b8'];
 const PLIES_PER_GAME = 32;
 
+const GROWTH_GAMES = 32;
+const GROWTH_PLIES = [10, 400] as const;
+const GROWTH_TARGET = 1.25; // CPU per write at 400 plies over that at 10, at most
+// PostgreSQL's ratio to bare as a fraction of SQLite's, at least.
+const STORE_TARGETS: Partial<Record<Workload, number>> = { getGame: 0.8, move: 0.5 };
+
 // ---------------------------------------------------------------------------------------------------------
 // Load process: runs one round with autocannon and reports what it measured.
 
-type Workload = 'getGame' | 'move' | 'moves' | 'create' | 'import';
+type Workload = 'getGame' | 'move' | 'moves' | 'create' | 'import' | 'growth';
+const THROUGHPUT: Workload[] = ['getGame', 'move', 'moves', 'create', 'import'];
 
 interface Job {
   url: string;
@@ -63,10 +98,13 @@ interface Job {
   seconds: number;
   connections: number;
   gameId: string; // for getGame and moves
+  gameIds: string[]; // for growth: the games to undo and redo in
   pgn: string; // for import
   games: number; // for move: fresh games to spread the moves over
   track: boolean; // for move: report the acknowledged moves per game
-  pid: number; // the target's process, whose CPU time the round measures
+  pids: number[]; // the target's processes, whose CPU time the round measures
+  proxyPid?: number; // the proxy in front of them, measured apart
+  database?: string; // PostgreSQL: the target's database, whose server processes are measured apart
 }
 
 interface RoundResult {
@@ -78,7 +116,9 @@ interface RoundResult {
   errors: number; // connection errors and timeouts
   refused: Record<number, number>; // non-2xx answers by status
   acked?: Record<string, number>; // move: 2xx answers per game
-  cpuUs: number; // CPU time of the target's process per request, in µs
+  cpuUs: number; // CPU time of the target's processes per request, in µs
+  proxyCpuUs?: number;
+  databaseCpuUs?: number; // the PostgreSQL server processes serving the target's database
 }
 
 interface AutocannonRequest {
@@ -103,19 +143,39 @@ type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult
 };
 
 async function createGames(url: string, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  let next = 0;
-  const lane = async () => {
-    while (next < count) {
-      next++;
-      const res = await fetch(`${url}/api/board/game`, { method: 'POST' });
-      if (res.status !== 201) throw new Error(`create: ${res.status} ${await res.text()}`);
-      ids.push(((await res.json()) as { gameId: string }).gameId);
-    }
-  };
-  await Promise.all(Array.from({ length: 16 }, lane));
-  return ids;
+  return inParallel(count, 16, async () => {
+    const res = await fetch(`${url}/api/board/game`, { method: 'POST' });
+    if (res.status !== 201) throw new Error(`create: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { gameId: string }).gameId;
+  });
 }
+
+const safeCpuMs = (pid: number): number => {
+  try {
+    return cpuMs(pid);
+  } catch {
+    return 0; // gone: a backend that ended (its time is lost to the measure) or one not yet started
+  }
+};
+
+// The PostgreSQL backends of a database: their pids are asked of the server before and after the round (a pool
+// may open a connection during it), through a connection of the load process's own, which is left out.
+const databaseClients = new Map<string, pg.Client>();
+async function databaseCpuMs(url: string): Promise<Map<number, number>> {
+  let client = databaseClients.get(url);
+  if (!client) {
+    client = new pg.Client({ connectionString: url });
+    await client.connect();
+    databaseClients.set(url, client);
+  }
+  const { rows } = await client.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+  );
+  return new Map(rows.map(row => [row.pid, safeCpuMs(row.pid)]));
+}
+
+// Growth: how many undo and redo requests each game was sent, over all rounds, so that every game alternates.
+const growthSent = new Map<string, number>();
 
 async function runRound(job: Job): Promise<RoundResult> {
   const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
@@ -145,6 +205,22 @@ async function runRound(job: Job): Promise<RoundResult> {
         },
       },
     ];
+  } else if (job.workload === 'growth') {
+    // The games take turns, so a game's previous request was sent 32 requests earlier and has been answered
+    // (with at most 32 connections); each game alternates undo and redo and stays within a ply of its length.
+    const ids = job.gameIds;
+    let k = 0;
+    requests = [
+      {
+        method: 'POST',
+        setupRequest: request => {
+          const id = ids[k++ % ids.length]!;
+          const sent = growthSent.get(id) ?? 0;
+          growthSent.set(id, sent + 1);
+          return { ...request, path: `${base}/${id}/${sent % 2 ? 'redo' : 'undo'}` };
+        },
+      },
+    ];
   } else if (job.workload === 'getGame') requests = [{ method: 'GET', path: `${base}/${job.gameId}` }];
   else if (job.workload === 'moves') requests = [{ method: 'GET', path: `${base}/${job.gameId}/moves` }];
   else if (job.workload === 'create') requests = [{ method: 'POST', path: base }];
@@ -158,7 +234,10 @@ async function runRound(job: Job): Promise<RoundResult> {
       },
     ];
   }
-  const cpuBefore = cpuMs(job.pid); // after the games of the move workload were created
+  // After the games of the move workload were created.
+  const databaseBefore = job.database ? await databaseCpuMs(job.database) : undefined;
+  const proxyBefore = job.proxyPid ? cpuMs(job.proxyPid) : 0;
+  const cpuBefore = job.pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
   const instance = autocannon({
     url: job.url,
     connections: job.connections,
@@ -174,7 +253,16 @@ async function runRound(job: Job): Promise<RoundResult> {
     else refused[status] = (refused[status] ?? 0) + 1;
   });
   const result = await instance;
-  const cpuUs = ((cpuMs(job.pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total);
+  const requestsDone = Math.max(1, result.requests.total);
+  const perRequest = (ms: number) => (ms * 1000) / requestsDone;
+  const cpuUs = perRequest(job.pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - cpuBefore);
+  const proxyCpuUs = job.proxyPid ? perRequest(cpuMs(job.proxyPid) - proxyBefore) : undefined;
+  let databaseCpuUs: number | undefined;
+  if (job.database && databaseBefore) {
+    let used = 0;
+    for (const [pid, ms] of await databaseCpuMs(job.database)) used += ms - (databaseBefore.get(pid) ?? 0);
+    databaseCpuUs = perRequest(used);
+  }
   const sorted = Float64Array.from(latencies).sort();
   return {
     rps: result.requests.total / result.duration,
@@ -185,6 +273,8 @@ async function runRound(job: Job): Promise<RoundResult> {
     errors: result.errors + result.timeouts,
     refused,
     cpuUs,
+    ...(proxyCpuUs === undefined ? {} : { proxyCpuUs }),
+    ...(databaseCpuUs === undefined ? {} : { databaseCpuUs }),
     ...(job.track ? { acked } : {}),
   };
 }
@@ -199,15 +289,39 @@ function loadProcess(): void {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Proxy process: PORT on 127.0.0.1 to the ports of BACKENDS (comma-separated), one connection each in turn.
+
+function proxyProcess(): void {
+  const backends = process.env.BACKENDS!.split(',').map(Number);
+  let next = 0;
+  const server = createServer({ noDelay: true }, client => {
+    const upstream = connect({ port: backends[next++ % backends.length]!, host: '127.0.0.1', noDelay: true });
+    const close = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', close).on('close', close);
+    upstream.on('error', close).on('close', close);
+    client.pipe(upstream).pipe(client);
+  });
+  server.listen(Number(process.env.PORT), '127.0.0.1');
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Conductor.
 
 interface Target {
   name: string;
   url: string;
-  proc: ChildProcess;
+  procs: ChildProcess[]; // whose CPU is the target's
+  proxy?: ChildProcess;
+  database?: string;
 }
 
-async function startTarget(name: string, args: string[], env: Record<string, string>): Promise<Target> {
+type Store = 'sqlite' | 'postgres';
+const STORE_LABEL: Record<Store, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+
+async function startProcess(name: string, args: string[], env: Record<string, string>) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const proc = spawn(process.execPath, args, {
@@ -225,7 +339,7 @@ async function startTarget(name: string, args: string[], env: Record<string, str
     if (attempt > 300) throw new Error(`${name} did not start`);
     await sleep(100);
   }
-  return { name, url, proc };
+  return { url, port, proc };
 }
 
 async function json(url: string, init?: RequestInit): Promise<unknown> {
@@ -234,10 +348,7 @@ async function json(url: string, init?: RequestInit): Promise<unknown> {
   return res.json();
 }
 
-async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
-  if (process.env.POSTGRES === '0') return undefined;
-  const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `bench_${process.pid}_${Date.now()}`;
+async function createDatabase(adminUrl: string, name: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const admin = async (sql: string) => {
     const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
     await client.connect();
@@ -247,27 +358,105 @@ async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<vo
       await client.end();
     }
   };
-  try {
-    await admin(`CREATE DATABASE ${name}`);
-  } catch (error) {
-    process.stderr.write(`PostgreSQL not used (${String(error)})\n`);
-    return undefined;
-  }
+  await admin(`CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
+function options(): { stores: Store[]; explicit: boolean; instances: number } {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      store: { type: 'string' }, // sqlite, postgres or both (the default)
+      instances: { type: 'string' }, // PostgreSQL instances behind one port, besides the single one
+    },
+  });
+  const store = values.store ?? (process.env.POSTGRES === '0' ? 'sqlite' : 'both');
+  if (!['sqlite', 'postgres', 'both'].includes(store))
+    throw new Error(`--store: sqlite, postgres or both; got '${store}'`);
+  if (process.env.POSTGRES === '0' && store !== 'sqlite') throw new Error(`POSTGRES=0 means --store sqlite`);
+  const raw = values.instances ?? '1';
+  if (!/^[1-9]\d*$/.test(raw)) throw new Error(`--instances must be a whole number from 1; got '${raw}'`);
+  const instances = Number(raw);
+  const stores: Store[] = store === 'both' ? ['sqlite', 'postgres'] : [store as Store];
+  if (instances > 1 && !stores.includes('postgres')) throw new Error('--instances needs PostgreSQL (--store postgres)');
+  return { stores, explicit: values.store !== undefined || instances > 1, instances };
+}
+
+interface Summary {
+  rps: number;
+  p50: number;
+  p99: number;
+  cpu: number;
+  proxyCpu: number;
+  databaseCpu: number;
+  non2xx: number;
+  total: number;
+}
+const summarize = (list: RoundResult[]): Summary => ({
+  rps: median(list.map(x => x.rps)),
+  p50: median(list.map(x => x.p50)),
+  p99: median(list.map(x => x.p99)),
+  cpu: median(list.map(x => x.cpuUs)),
+  proxyCpu: median(list.map(x => x.proxyCpuUs ?? NaN)),
+  databaseCpu: median(list.map(x => x.databaseCpuUs ?? NaN)),
+  non2xx: list.reduce((sum, x) => sum + x.non2xx + x.errors, 0),
+  total: list.reduce((sum, x) => sum + x.total, 0),
+});
+const latency = (s: Summary) => `${s.p50.toFixed(2)} / ${s.p99.toFixed(2)}`;
+const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
+const table = (header: string[], rows: string[]) => [row(header), row(header.map(() => '---')), ...rows];
+
+/** Stops a process with `signal` and waits for its end. */
+async function stop(proc: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise(resolve => proc.once('exit', resolve));
+  proc.kill(signal);
+  await exited;
+}
+
+/** Starts a store's service again and reads back through the API every game that took acknowledged moves. */
+async function readBack(
+  restart: () => ReturnType<typeof startProcess>,
+  acked: Map<string, number>,
+  children: ChildProcess[],
+) {
+  const again = await restart();
+  children.push(again.proc);
+  const ids = [...acked.keys()];
+  let lost = 0;
+  let unacknowledged = 0;
+  await inParallel(ids.length, 16, async index => {
+    const id = ids[index]!;
+    const res = await fetch(`${again.url}/api/board/game/${id}`);
+    if (res.status !== 200 && res.status !== 404) throw new Error(`read back ${id}: ${res.status} ${await res.text()}`);
+    const stored = res.status === 404 ? 0 : ((await res.json()) as { state: { moves: string[] } }).state.moves.length;
+    const count = acked.get(id)!;
+    if (stored < count) lost += count - stored;
+    else unacknowledged += stored - count;
+  });
+  again.proc.kill('SIGKILL');
+  const total = [...acked.values()].reduce((a, b) => a + b, 0);
+  return { games: acked.size, total, lost, unacknowledged };
+}
+
 async function main(): Promise<void> {
+  const { stores: wanted, explicit, instances } = options();
   const quick = process.env.QUICK === '1';
   const rounds = setting('ROUNDS', quick ? 2 : 3);
   const seconds = setting('DURATION', quick ? 2 : 10);
   const connections = setting('CONNECTIONS', 10);
+  const only = process.env.WORKLOADS?.split(','); // e.g. 'move,import'; the five throughput workloads by default
+  const all: Workload[] = [...THROUGHPUT, 'growth'];
+  const unknown = only?.filter(name => !all.some(w => w === name));
+  if (unknown?.length) throw new Error(`WORKLOADS: some of ${all.join(', ')}; got '${unknown.join(',')}'`);
+  const chosen = only ? all.filter(w => only.includes(w)) : THROUGHPUT;
   const dir = mkdtempSync(join(tmpdir(), 'bench-run-'));
   const sqlitePath = join(dir, 'chess.sqlite');
   const profileDir = process.env.PROFILE_DIR;
   const children: ChildProcess[] = [];
-  let database: Awaited<ReturnType<typeof postgresDatabase>>;
+  const drops: (() => Promise<void>)[] = [];
   const cleanUp = () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
@@ -281,45 +470,93 @@ async function main(): Promise<void> {
   try {
     const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
     await buildServer({ ifStale: true }); // the service runs as npm start runs it, from its bundle
-    const service = await startTarget('service', [...profile, SERVER_OUTPUT], {
-      ...serviceEnv,
-      DATABASE_URL: sqlitePath,
-    });
-    children.push(service.proc);
-    database = await postgresDatabase();
-    let postgres: Target | undefined;
-    if (database) {
-      postgres = await startTarget('postgres', [SERVER_OUTPUT], {
-        ...serviceEnv,
-        DATABASE_URL: database.url,
-      });
-      children.push(postgres.proc);
+
+    // The stores' services: a fresh SQLite file, fresh PostgreSQL databases (dropped at the end).
+    const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+    const databaseName = (suffix: string) => `bench_${process.pid}_${Date.now()}_${suffix}`;
+    const databases: Partial<Record<Store, string>> = { sqlite: sqlitePath };
+    if (wanted.includes('postgres')) {
+      try {
+        const database = await createDatabase(adminUrl, databaseName('one'));
+        drops.push(database.drop);
+        databases.postgres = database.url;
+      } catch (error) {
+        if (explicit) throw error;
+        process.stderr.write(`PostgreSQL not used (${String(error)})\n`);
+      }
+    }
+    const stores = wanted.filter(store => databases[store] !== undefined);
+    const startService = (store: Store, extra: string[] = []) =>
+      startProcess(STORE_LABEL[store], [...extra, SERVER_OUTPUT], { ...serviceEnv, DATABASE_URL: databases[store]! });
+    const services = new Map<Store, Target>();
+    for (const store of stores) {
+      const { url, proc } = await startService(store, profile);
+      children.push(proc);
+      const database = store === 'postgres' ? databases.postgres : undefined;
+      services.set(store, { name: STORE_LABEL[store], url, procs: [proc], ...(database ? { database } : {}) });
     }
 
-    // Fixtures: an 80-ply game, a middlegame (the first 30 plies of it), recorded answers for the bare server.
+    // N more PostgreSQL services on a database of their own (each instance hears every change on its database,
+    // which would burden the single instance's rounds), behind the proxy.
+    let group: Target | undefined;
+    if (instances > 1) {
+      const database = await createDatabase(adminUrl, databaseName('group'));
+      drops.push(database.drop);
+      const members = [];
+      for (let i = 0; i < instances; i++) {
+        const member = await startProcess(`PostgreSQL instance ${i + 1}`, [SERVER_OUTPUT], {
+          ...serviceEnv,
+          DATABASE_URL: database.url,
+        });
+        children.push(member.proc);
+        members.push(member);
+      }
+      const proxy = await startProcess('proxy', ['--import', 'tsx', SELF, 'proxy'], {
+        BACKENDS: members.map(member => member.port).join(','),
+      });
+      children.push(proxy.proc);
+      group = {
+        name: `PostgreSQL ×${instances}`,
+        url: proxy.url,
+        procs: members.map(member => member.proc),
+        proxy: proxy.proc,
+        database: database.url,
+      };
+    }
+
+    // Fixtures: an 80-ply game, a middlegame (the first 30 plies of it) in every store; answers recorded from the
+    // first store for the bare server.
     const full = randomGame(80, 1);
     const pgn = exportPgn(full, { site: '?' });
     const middle = exportPgn(randomGame(30, 1), { site: '?' });
-    const api = `${service.url}/api/board/game`;
     const post = { method: 'POST', headers: { 'content-type': 'application/json' } };
-    const imported = (await json(`${api}/import/pgn`, { ...post, body: JSON.stringify({ pgn }) })) as {
-      gameId: string;
-    };
-    const middlegame = (await json(`${api}/import/pgn`, { ...post, body: JSON.stringify({ pgn: middle }) })) as {
-      gameId: string;
-    };
+    const importPgn = async (target: Target, text: string) =>
+      (await json(`${target.url}/api/board/game/import/pgn`, { ...post, body: JSON.stringify({ pgn: text }) })) as {
+        gameId: string;
+      };
+    const fixtureIds = new Map<Target, { game: string; middlegame: string }>();
+    let imported: unknown;
+    for (const target of [...services.values(), ...(group ? [group] : [])]) {
+      const game = await importPgn(target, pgn);
+      imported ??= game;
+      fixtureIds.set(target, { game: game.gameId, middlegame: (await importPgn(target, middle)).gameId });
+    }
+    const first = services.get(stores[0]!)!;
+    const api = `${first.url}/api/board/game`;
     const created = (await json(api, { method: 'POST' })) as { gameId: string };
     const fixtures: Fixtures = {
-      game: await json(`${api}/${imported.gameId}`),
-      moves: await json(`${api}/${middlegame.gameId}/moves`),
+      game: await json(`${api}/${fixtureIds.get(first)!.game}`),
+      moves: await json(`${api}/${fixtureIds.get(first)!.middlegame}/moves`),
       move: await json(`${api}/${created.gameId}/move/g1f3`, { method: 'POST' }),
       created,
       imported,
     };
     const fixturesPath = join(dir, 'fixtures.json');
     writeFileSync(fixturesPath, JSON.stringify(fixtures));
-    const bare = await startTarget('bare', ['--import', 'tsx', 'bench/bare.ts'], { FIXTURES: fixturesPath });
-    children.push(bare.proc);
+    const bareProcess = await startProcess('bare', ['--import', 'tsx', 'bench/bare.ts'], { FIXTURES: fixturesPath });
+    children.push(bareProcess.proc);
+    const bare: Target = { name: 'bare', url: bareProcess.url, procs: [bareProcess.proc] };
+    fixtureIds.set(bare, fixtureIds.get(first)!);
 
     // The load process.
     const load = spawn(process.execPath, ['--import', 'tsx', SELF, 'load'], {
@@ -335,121 +572,263 @@ async function main(): Promise<void> {
         });
         load.send(job);
       });
+    const jobOf = (target: Target, workload: Workload, duration: number): Job => ({
+      url: target.url,
+      workload,
+      seconds: duration,
+      connections,
+      gameId: workload === 'moves' ? fixtureIds.get(target)!.middlegame : fixtureIds.get(target)!.game,
+      gameIds: [],
+      pgn,
+      games: 0,
+      track: false,
+      pids: target.procs.map(proc => proc.pid!),
+      ...(target.proxy ? { proxyPid: target.proxy.pid! } : {}),
+      ...(target.database ? { database: target.database } : {}),
+    });
+    const report = (label: string, result: RoundResult) =>
+      process.stderr.write(
+        `${label}: ${result.rps.toFixed(0)}/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, ` +
+          `CPU ${result.cpuUs.toFixed(0)} µs/request` +
+          (result.proxyCpuUs === undefined ? '' : ` (proxy ${result.proxyCpuUs.toFixed(0)})`) +
+          (result.databaseCpuUs === undefined ? '' : ` (database ${result.databaseCpuUs.toFixed(0)})`) +
+          `, non-2xx ${result.non2xx} ${JSON.stringify(result.refused)}, errors ${result.errors}\n`,
+      );
 
-    const workloads: { workload: Workload; title: string; targets: Target[] }[] = [
-      { workload: 'getGame', title: 'GET game (80 plies)', targets: [service, bare] },
-      { workload: 'move', title: 'POST move', targets: postgres ? [service, bare, postgres] : [service, bare] },
-      { workload: 'moves', title: 'GET moves (middlegame)', targets: [service, bare] },
-      { workload: 'create', title: 'POST create', targets: [service, bare] },
-      { workload: 'import', title: 'POST import/pgn (80 plies)', targets: [service, bare] },
-    ];
-    const only = process.env.WORKLOADS?.split(','); // e.g. 'move,import'; all by default
-    const chosen = only ? workloads.filter(w => only.includes(w.workload)) : workloads;
-    const acked = new Map<string, number>();
-    let sent = 0;
-    const rows: string[] = [];
-    const estimate = new Map<string, number>(); // move rps per target, to size the games of the next round
-    for (const { workload, title, targets } of chosen) {
-      const results: Record<string, RoundResult[]> = {};
+    const titles: Record<Workload, string> = {
+      getGame: 'GET game (80 plies)',
+      move: 'POST move',
+      moves: 'GET moves (middlegame)',
+      create: 'POST create',
+      import: 'POST import/pgn (80 plies)',
+      growth: 'growth',
+    };
+    const storeTargets = stores.map(store => services.get(store)!);
+    const acked = new Map<Target, Map<string, number>>(storeTargets.map(target => [target, new Map()]));
+    const sent = new Map<Target, number>();
+    const estimate = new Map<Target, number>(); // move rps per target, to size the games of the next round
+    const results = new Map<Workload, Map<Target, Summary>>();
+    for (const workload of chosen.filter(w => w !== 'growth')) {
+      const title = titles[workload];
+      const targets = [...storeTargets, bare];
+      if (group && (workload === 'move' || workload === 'getGame')) targets.push(group);
+      const perTarget = new Map<Target, RoundResult[]>();
       for (let r = -1; r < rounds; r++) {
         for (const target of targets) {
           const warmup = r < 0;
           const duration = warmup ? Math.min(2, seconds) : seconds;
-          const rate = estimate.get(target.name) ?? 3000;
-          const job: Job = {
-            url: target.url,
-            workload,
-            seconds: duration,
-            connections,
-            gameId: workload === 'moves' ? middlegame.gameId : imported.gameId, // postgres: the move workload only
-            pgn,
+          const rate = estimate.get(target) ?? 3000;
+          const tracked = acked.get(target);
+          const result = await round({
+            ...jobOf(target, workload, duration),
             games: Math.max(connections * 20, Math.ceil((rate * duration * 3) / PLIES_PER_GAME)),
-            track: target === service && workload === 'move',
-            pid: target.proc.pid!,
-          };
-          const result = await round(job);
-          if (workload === 'move') estimate.set(target.name, result.rps);
-          if (result.acked) {
-            for (const [id, count] of Object.entries(result.acked)) acked.set(id, (acked.get(id) ?? 0) + count);
-            sent += result.total;
+            track: tracked !== undefined && workload === 'move',
+          });
+          if (workload === 'move') estimate.set(target, result.rps);
+          if (result.acked && tracked) {
+            for (const [id, count] of Object.entries(result.acked)) tracked.set(id, (tracked.get(id) ?? 0) + count);
+            sent.set(target, (sent.get(target) ?? 0) + result.total);
           }
-          if (!warmup) (results[target.name] ??= []).push(result);
-          process.stderr.write(
-            `${title} ${target.name}${warmup ? ' (warm-up)' : ` round ${r + 1}`}: ${result.rps.toFixed(0)}/s, ` +
-              `p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, CPU ${result.cpuUs.toFixed(0)} µs/request, non-2xx ${result.non2xx} ${JSON.stringify(result.refused)}, errors ${result.errors}\n`,
-          );
+          if (!warmup) perTarget.set(target, [...(perTarget.get(target) ?? []), result]);
+          report(`${title} ${target.name}${warmup ? ' (warm-up)' : ` round ${r + 1}`}`, result);
         }
       }
-      const of = (name: string) => {
-        const list = results[name]!;
-        return {
-          rps: median(list.map(x => x.rps)),
-          p50: median(list.map(x => x.p50)),
-          p99: median(list.map(x => x.p99)),
-          cpu: median(list.map(x => x.cpuUs)),
-          non2xx: list.reduce((sum, x) => sum + x.non2xx + x.errors, 0),
-          total: list.reduce((sum, x) => sum + x.total, 0),
-        };
-      };
-      const b = of('bare');
-      for (const target of targets) {
-        if (target === bare) continue;
-        const s = of(target.name);
-        const name = target === postgres ? `${title}, PostgreSQL` : title;
-        const extra = target === postgres ? ` (${(s.rps / of('service').rps).toFixed(2)} of SQLite)` : '';
-        rows.push(
-          `| ${name} | ${s.rps.toFixed(0)} | ${b.rps.toFixed(0)} | **${(s.rps / b.rps).toFixed(2)}**${extra} | ` +
-            `${s.p50.toFixed(2)} / ${s.p99.toFixed(2)} | ${b.p50.toFixed(2)} / ${b.p99.toFixed(2)} | ` +
-            `${(s.p99 / b.p99).toFixed(1)} | ${s.cpu.toFixed(0)} / ${b.cpu.toFixed(0)} | ` +
-            `${s.non2xx} of ${s.total} | ${b.non2xx} |`,
+      results.set(workload, new Map([...perTarget].map(([target, list]) => [target, summarize(list)])));
+    }
+
+    // Growth: 32 games of each length per store, made by importing a PGN of that length.
+    const growth = new Map<Target, Map<number, Summary>>();
+    if (chosen.includes('growth')) {
+      const games = new Map<Target, Map<number, string[]>>();
+      for (const target of storeTargets) {
+        const byLength = new Map<number, string[]>();
+        for (const plies of GROWTH_PLIES) {
+          const text = exportPgn(randomGame(plies, plies), { site: '?' });
+          byLength.set(plies, await inParallel(GROWTH_GAMES, 8, async () => (await importPgn(target, text)).gameId));
+        }
+        games.set(target, byLength);
+      }
+      const perCase = new Map<string, RoundResult[]>();
+      for (let r = -1; r < rounds; r++) {
+        for (const target of storeTargets) {
+          for (const plies of GROWTH_PLIES) {
+            const warmup = r < 0;
+            const result = await round({
+              ...jobOf(target, 'growth', warmup ? Math.min(2, seconds) : seconds),
+              gameIds: games.get(target)!.get(plies)!,
+            });
+            const key = `${target.name} ${plies}`;
+            if (!warmup) perCase.set(key, [...(perCase.get(key) ?? []), result]);
+            report(`undo/redo at ${plies} plies ${target.name}${warmup ? ' (warm-up)' : ` round ${r + 1}`}`, result);
+          }
+        }
+      }
+      for (const target of storeTargets)
+        growth.set(
+          target,
+          new Map(GROWTH_PLIES.map(plies => [plies, summarize(perCase.get(`${target.name} ${plies}`)!)])),
+        );
+    }
+    load.kill();
+
+    // Durability: kill each store's service without warning (SIGTERM when profiling, so that the profile is
+    // written), start it again on the same store, and read back through the API every game that took moves.
+    const durability: string[] = [];
+    const signal = profileDir ? 'SIGTERM' : 'SIGKILL';
+    for (const store of stores) {
+      const target = services.get(store)!;
+      await stop(target.procs[0]!, signal);
+      const tracked = acked.get(target)!;
+      if (tracked.size === 0) continue;
+      const back = await readBack(() => startService(store), tracked, children);
+      durability.push(
+        `POST move durability (${target.name}, read back through the API after ${signal} and a restart): ` +
+          `${back.total} moves acknowledged in ${back.games} games (of ${sent.get(target)} sent), ${back.lost} ` +
+          `lost, ${back.unacknowledged} stored without an answer (in flight when a round ended).`,
+      );
+      if (back.lost > 0) process.exitCode = 1;
+    }
+
+    const cpu = cpus()[0]?.model ?? 'unknown';
+    const cores = availableParallelism();
+    const names = storeTargets.map(target => target.name);
+    const both = stores.length === 2;
+    const hasPostgres = stores.includes('postgres');
+    const out = [
+      `Node ${process.version}, ${cores} cores (${cpu}), load average before ${loadavg()
+        .map(x => x.toFixed(1))
+        .join(' / ')}; ${rounds} rounds of ${seconds} s per target and workload, ${connections} connections, ` +
+        `pipelining 1, medians over rounds; stores: ${names.join(', ')}.`,
+    ];
+    const throughput = chosen.filter(w => w !== 'growth');
+    if (throughput.length > 0) {
+      const rows = throughput.map(workload => {
+        const byTarget = results.get(workload)!;
+        const b = byTarget.get(bare)!;
+        const s = storeTargets.map(target => byTarget.get(target)!);
+        const cells = [titles[workload], ...s.map(x => x.rps.toFixed(0)), b.rps.toFixed(0)];
+        cells.push(...s.map(x => `**${(x.rps / b.rps).toFixed(2)}**`));
+        if (both) {
+          const target = STORE_TARGETS[workload];
+          cells.push(`**${(s[1]!.rps / s[0]!.rps).toFixed(2)}**${target ? ` (target ${target})` : ''}`);
+        }
+        cells.push(...s.map(latency), latency(b), s.map(x => (x.p99 / b.p99).toFixed(1)).join(' / '));
+        cells.push([...s, b].map(x => x.cpu.toFixed(0)).join(' / '));
+        if (hasPostgres) cells.push(s[stores.indexOf('postgres')]!.databaseCpu.toFixed(0));
+        cells.push([...s.map(x => `${x.non2xx} of ${x.total}`), String(b.non2xx)].join(' / '));
+        return row(cells);
+      });
+      out.push(
+        '',
+        ...table(
+          [
+            'Workload',
+            ...names.map(name => `${name} req/s`),
+            'bare req/s',
+            ...names.map(name => `${name} ratio`),
+            ...(both ? ['PostgreSQL / SQLite'] : []),
+            ...names.map(name => `${name} p50 / p99 ms`),
+            'bare p50 / p99 ms',
+            `p99 ratio, ${names.join(' / ')}`,
+            `CPU µs per request, ${[...names, 'bare'].join(' / ')}`,
+            ...(hasPostgres ? ['PostgreSQL server CPU µs per request'] : []),
+            `non-2xx, ${[...names, 'bare'].join(' / ')}`,
+          ],
+          rows,
+        ),
+      );
+    }
+
+    if (group) {
+      const single = services.get('postgres')!;
+      const rows = throughput
+        .filter(w => w === 'move' || w === 'getGame')
+        .map(workload => {
+          const one = results.get(workload)!.get(single)!;
+          const many = results.get(workload)!.get(group)!;
+          return row([
+            titles[workload],
+            one.rps.toFixed(0),
+            many.rps.toFixed(0),
+            `**${(many.rps / one.rps).toFixed(2)}**`,
+            `${latency(one)}; ${latency(many)}`,
+            `${one.cpu.toFixed(0)} / ${many.cpu.toFixed(0)} / ${many.proxyCpu.toFixed(0)}`,
+            `${one.databaseCpu.toFixed(0)} / ${many.databaseCpu.toFixed(0)}`,
+            `${one.non2xx} of ${one.total} / ${many.non2xx} of ${many.total}`,
+          ]);
+        });
+      if (rows.length > 0) {
+        out.push(
+          '',
+          ...table(
+            [
+              'Workload',
+              'PostgreSQL req/s, 1 instance',
+              `${instances} instances behind the proxy`,
+              `${instances} / 1`,
+              `p50 / p99 ms, 1; ${instances}`,
+              `CPU µs per request: 1 instance / ${instances} together / proxy`,
+              `PostgreSQL server CPU µs per request, 1 / ${instances}`,
+              `non-2xx, 1 / ${instances}`,
+            ],
+            rows,
+          ),
+          '',
+          `${instances} instances on one database behind a round-robin TCP proxy (one port). The proxy spreads ` +
+            `connections, not requests: each instance holds a share of the ${connections} connections, and a ` +
+            `game's successive changes arrive at any of them. On ${cores} cores shared by the instances, the proxy, ` +
+            `the PostgreSQL server and the load generator, no core is left idle for another instance to use, so the ` +
+            `total cannot be expected to grow with the instances and may fall (each instance also hears of the ` +
+            `others' changes). This is a smoke test of scale-out (one address, one database, changes made through ` +
+            `one instance taken up by the others, refusals counted), not a measure of it: that needs the instances, ` +
+            `the database and the load on machines of their own.`,
         );
       }
     }
 
-    // Durability: kill the SQLite service without warning and read every game back (SIGTERM when profiling, so
-    // that the profile is written).
-    service.proc.kill(profileDir ? 'SIGTERM' : 'SIGKILL');
-    await new Promise(resolve => service.proc.once('exit', resolve));
-    const db = new Database(sqlitePath, { readonly: true });
-    const select = db.prepare<[string], { data: string }>('SELECT data FROM games WHERE id = ?');
-    let lost = 0;
-    let unacknowledged = 0;
-    for (const [id, count] of acked) {
-      const row = select.get(id);
-      const stored = row ? (JSON.parse(row.data) as { moves: string[] }).moves.length : 0;
-      if (stored < count) lost += count - stored;
-      else unacknowledged += stored - count;
-    }
-    db.close();
-    const ackedTotal = [...acked.values()].reduce((a, b) => a + b, 0);
-
-    const cpu = cpus()[0]?.model ?? 'unknown';
-    const out = [
-      `Node ${process.version}, ${availableParallelism()} cores (${cpu}), load average before ${loadavg()
-        .map(x => x.toFixed(1))
-        .join(' / ')}; ${rounds} rounds of ${seconds} s per target and workload, ${connections} connections, ` +
-        `pipelining 1, medians over rounds.`,
-      '',
-      '| Workload | service req/s | bare req/s | ratio | service p50 / p99 ms | bare p50 / p99 ms | p99 ratio | CPU µs per request, service / bare | service non-2xx | bare non-2xx |',
-      '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-      ...rows,
-    ];
-    if (sent > 0) {
+    if (growth.size > 0) {
+      const [short, long] = GROWTH_PLIES;
+      const rows = storeTargets.map(target => {
+        const at = growth.get(target)!;
+        const a = at.get(short)!;
+        const z = at.get(long)!;
+        return row([
+          target.name,
+          a.rps.toFixed(0),
+          z.rps.toFixed(0),
+          `${a.cpu.toFixed(0)} / ${z.cpu.toFixed(0)}`,
+          `**${(z.cpu / a.cpu).toFixed(2)}x**`,
+          target.database ? `${a.databaseCpu.toFixed(0)} / ${z.databaseCpu.toFixed(0)}` : '-',
+          `${latency(a)}; ${latency(z)}`,
+          `${a.non2xx} of ${a.total} / ${z.non2xx} of ${z.total}`,
+        ]);
+      });
       out.push(
         '',
-        `POST move durability (SQLite, read back after SIGKILL): ${ackedTotal} moves acknowledged in ${acked.size} ` +
-          `games (of ${sent} sent), ${lost} lost, ${unacknowledged} stored without an answer (in flight when a ` +
-          `round ended).`,
+        ...table(
+          [
+            `Undo and redo, ${GROWTH_GAMES} games`,
+            `writes/s at ${short} plies`,
+            `writes/s at ${long} plies`,
+            `CPU µs per write, ${short} / ${long} plies`,
+            `CPU ${long} / ${short} (target at most ${GROWTH_TARGET}x)`,
+            `PostgreSQL server CPU µs per write, ${short} / ${long}`,
+            `p50 / p99 ms, ${short}; ${long}`,
+            `non-2xx, ${short} / ${long}`,
+          ],
+          rows,
+        ),
       );
     }
+
+    if (durability.length > 0) out.push('', ...durability);
     process.stdout.write(`${out.join('\n')}\n`);
-    if (lost > 0) process.exitCode = 1;
-    load.kill();
   } finally {
     cleanUp();
-    await database?.drop().catch((error: unknown) => process.stderr.write(`drop: ${String(error)}\n`));
+    for (const drop of drops) await drop().catch((error: unknown) => process.stderr.write(`drop: ${String(error)}\n`));
   }
 }
 
 if (process.argv[2] === 'load') loadProcess();
+else if (process.argv[2] === 'proxy') proxyProcess();
 else await main();
