@@ -159,9 +159,9 @@ export class ChangeListener {
    */
   sync(): Promise<void> {
     if (!this.client) return Promise.reject(new Error('change announcements are not being heard'));
-    this.nextSync ??= deferred();
+    const waiters = (this.nextSync ??= deferred());
     if (!this.sentSync) this.sendSync();
-    return this.nextSync?.promise ?? this.sentSync!.waiters.promise;
+    return waiters.promise;
   }
 
   private sendSync(): void {

@@ -203,6 +203,14 @@ export function makeMovetext(startPly: number, sans: readonly string[]): string 
   return movetextTokens(startPly, sans).join(' ');
 }
 
+/** The movetext of the move at index `i` from the start (`12. Nf3`, `12... Kf8` first for black, else `Kf8`). */
+export function movetextToken(startPly: number, i: number, san: string): string {
+  const ply = startPly + i;
+  const number = Math.floor(ply / 2) + 1;
+  if (ply % 2 === 0) return `${number}. ${san}`;
+  return i === 0 ? `${number}... ${san}` : san;
+}
+
 function movetextTokens(startPly: number, sans: readonly string[], comments?: readonly string[]): string[] {
   const tokens: string[] = [];
   for (let i = 0; i < sans.length; i++) {

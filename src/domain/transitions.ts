@@ -23,7 +23,7 @@ import { growingCopy, playOn, withoutLastMove } from './line.ts';
 import { checkMove } from './moves.ts';
 import { answererOf, mayRewind, moverOf, ownSideOf, SERVICE, sidesOf, type Actor } from './seats.ts';
 import { hasMatingMaterial, isOver, statusOf } from './status.ts';
-import { gameStateEvent } from './views.ts';
+import { carryMovetext, gameStateEvent } from './views.ts';
 
 /** The time of a change: a clocked game cannot change without it. */
 function timeOf(game: Game, now: number | undefined): number {
@@ -107,7 +107,9 @@ function playMove(
     clock: after,
     moveClocks: after ? [...game.record.moveClocks, after[mover]] : game.record.moveClocks,
   };
-  return derive(record, pos, game.startPly, line);
+  const next = derive(record, pos, game.startPly, line);
+  carryMovetext(game, next);
+  return next;
 }
 
 /**
@@ -134,7 +136,9 @@ function takeBack(game: Game, count: number, redo: readonly string[], now: numbe
     clock: rewound(game, now),
     moveClocks: clock ? moveClocks.slice(0, moveClocks.length - count) : moveClocks,
   };
-  return derive(record, pos, game.startPly, line);
+  const next = derive(record, pos, game.startPly, line);
+  carryMovetext(game, next);
+  return next;
 }
 
 /**

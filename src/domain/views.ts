@@ -12,11 +12,50 @@ import type { GameEvent, GameFull, GameState, LegalMove } from '../contract/shap
 import { deadlineOf, isCorrespondence, timesAt, type Clock } from './clock.ts';
 import type { Game } from './game.ts';
 import { listLegalMoves } from './moves.ts';
-import { makeMovetext } from './notation.ts';
+import { makeMovetext, movetextToken } from './notation.ts';
 import { isOver, statusOf, winnerOf } from './status.ts';
 
-/** `state.pgn`: the movetext of the game so far. */
-export const movetextOf = (game: Game): string => makeMovetext(game.startPly, game.sans);
+/** A game's movetext, with where it ends after each ply (to cut it back after an undo). */
+interface Movetext {
+  text: string;
+  ends: readonly number[]; // ends[i]: the text's length after ply i
+}
+const movetexts = new WeakMap<Game, Movetext>();
+
+/** `state.pgn`: the movetext of the game so far (made once per game, or carried over from the game before). */
+export function movetextOf(game: Game): string {
+  let movetext = movetexts.get(game);
+  if (!movetext) {
+    const text = makeMovetext(game.startPly, game.sans);
+    const ends: number[] = [];
+    let length = 0;
+    game.sans.forEach((_, i) => {
+      length += (i === 0 ? 0 : 1) + movetextToken(game.startPly, i, game.sans[i]!).length;
+      ends.push(length);
+    });
+    movetext = { text, ends };
+    movetexts.set(game, movetext);
+  }
+  return movetext.text;
+}
+
+/**
+ * Gives `next`, a game one move on from `previous` or some moves back, the movetext of `previous` extended or
+ * cut back, when `previous` has one: a change then costs the same in a long game as in a short one.
+ */
+export function carryMovetext(previous: Game, next: Game): void {
+  const before = movetexts.get(previous);
+  if (!before) return;
+  const count = next.sans.length;
+  if (count < previous.sans.length) {
+    const ends = before.ends.slice(0, count);
+    movetexts.set(next, { text: before.text.slice(0, ends.at(-1) ?? 0), ends });
+  } else if (count === previous.sans.length + 1) {
+    const token = movetextToken(next.startPly, count - 1, next.sans[count - 1]!);
+    const text = count === 1 ? token : `${before.text} ${token}`;
+    movetexts.set(next, { text, ends: [...before.ends, text.length] });
+  }
+}
 
 /** The FEN of the current position. */
 export const fenOf = (game: Game): string => game.fen;
@@ -67,6 +106,25 @@ export const gameStateEvent = (game: Game, now = 0): GameEvent & { type: 'gameSt
   type: 'gameState',
   state: gameStateOf(game, now),
 });
+
+/**
+ * The JSON of a change's event, made once however many need it (the answer, the change log, the streams, the
+ * announcement): a state is as long as its game, so each serialization costs a game's length.
+ */
+const eventJsons = new WeakMap<object, string>();
+export function eventJsonOf(event: GameEvent & { type: 'gameState' }): string {
+  let json = eventJsons.get(event);
+  if (json === undefined) {
+    json = JSON.stringify(event);
+    eventJsons.set(event, json);
+  }
+  return json;
+}
+
+/** The JSON of an event's state: the answer of the change that caused it. */
+export const stateJsonOf = (event: GameEvent & { type: 'gameState' }): string =>
+  eventJsonOf(event).slice(STATE_PREFIX.length, -1);
+const STATE_PREFIX = '{"type":"gameState","state":';
 
 /** Legal moves of the side to move, none once the game is over (DECISIONS §4). */
 export function legalMovesOf(game: Game, square?: string): LegalMove[] {

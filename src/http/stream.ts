@@ -18,7 +18,7 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { EventBus, GameChange } from '../bus/bus.ts';
 import { type Game } from '../domain/game.ts';
-import { gameFullOf } from '../domain/views.ts';
+import { eventJsonOf, gameFullOf } from '../domain/views.ts';
 import type { GameEvent } from '../contract/shapes.ts';
 
 export interface StreamHubOptions {
@@ -197,7 +197,7 @@ export class StreamHub {
   private frameOf(change: GameChange): Frame {
     let framed = this.frames.get(change);
     if (!framed) {
-      framed = frame(line(change.event));
+      framed = frame(Buffer.from(`${eventJsonOf(change.event)}\n`));
       this.frames.set(change, framed);
     }
     return framed;

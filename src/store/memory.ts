@@ -1,4 +1,5 @@
 /** A store in a Map, for tests and tools: nothing survives the process. */
+import { eventJsonOf } from '../domain/views.ts';
 import type { GameRecord } from '../domain/game.ts';
 import { RecentChanges } from './recentChanges.ts';
 import {
@@ -42,7 +43,7 @@ export class MemoryGameStore implements GameStore, TokenStore {
       return Promise.resolve(false);
     this.games.set(record.id, JSON.stringify(record));
     this.indexed(record.id, index);
-    if (event) this.log.append(record.id, record.version, JSON.stringify(event));
+    if (event) this.log.append(record.id, record.version, eventJsonOf(event));
     return Promise.resolve(true);
   }
 

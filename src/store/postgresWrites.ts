@@ -14,6 +14,7 @@
  * await writes.update(next, previous.version, event, index, previous); // true: saved
  * ```
  */
+import { eventJsonOf } from '../domain/views.ts';
 import type pg from 'pg';
 import type { GameRecord } from '../domain/game.ts';
 import type { GameIndex } from '../domain/transitions.ts';
@@ -189,7 +190,7 @@ export class PostgresWrites {
             column(w => w.record.white.id),
             column(w => w.record.black.id),
             column(w => +w.index.ended),
-            column(w => (w.event ? JSON.stringify(w.event) : null)),
+            column(w => (w.event ? eventJsonOf(w.event) : null)),
             include,
           ]
         : [
@@ -199,7 +200,7 @@ export class PostgresWrites {
             column(w => JSON.stringify(dataOf(w.record))),
             column(w => w.index.deadline),
             column(w => +w.index.ended),
-            column(w => (w.event ? JSON.stringify(w.event) : null)),
+            column(w => (w.event ? eventJsonOf(w.event) : null)),
             column(w => w.line.length),
             include,
           ];
@@ -217,7 +218,7 @@ function eventsThatFit(batch: readonly Write[]): boolean[] {
   let room = PAYLOAD_BYTES - ANNOUNCEMENT_BYTES * batch.length;
   return batch.map(({ event }) => {
     if (!event) return false;
-    const bytes = Buffer.byteLength(JSON.stringify(event));
+    const bytes = Buffer.byteLength(eventJsonOf(event));
     if (bytes > room) return false;
     room -= bytes;
     return true;

@@ -50,20 +50,34 @@ export interface LineDelta {
   length: number; // rows at or beyond it are deleted
 }
 
-/** What to write of `next`'s line where `previous`'s is stored (all of it without a previous record). */
+/** Row `i` of a record's line (see lineRowsOf), read in place. */
+function rowAt(record: GameRecord, i: number): MoveRow {
+  const played = record.moves.length;
+  if (i < played) return { uci: record.moves[i]!, clock: record.moveClocks[i] ?? null };
+  return { uci: record.redo[record.redo.length - 1 - (i - played)]!, clock: null };
+}
+
+const sameRow = (a: GameRecord, b: GameRecord, i: number): boolean => {
+  const x = rowAt(a, i);
+  const y = rowAt(b, i);
+  return x.uci === y.uci && x.clock === y.clock;
+};
+
+/**
+ * What to write of `next`'s line where `previous`'s is stored (all of it without a previous record). A change
+ * leaves the moves before the shorter of the two played lists as they were, so the comparison starts there and
+ * only checks the rest; a line of any length costs the same.
+ */
 export function lineDelta(previous: GameRecord | undefined, next: GameRecord): LineDelta {
-  const after = lineRowsOf(next);
-  const before = previous ? lineRowsOf(previous) : [];
-  let keep = 0;
-  while (
-    keep < after.length &&
-    keep < before.length &&
-    after[keep]!.uci === before[keep]!.uci &&
-    after[keep]!.clock === before[keep]!.clock
-  ) {
-    keep++;
-  }
-  return { keep, rows: after.slice(keep), length: after.length };
+  const length = next.moves.length + next.redo.length;
+  const before = previous ? previous.moves.length + previous.redo.length : 0;
+  let keep = previous ? Math.min(previous.moves.length, next.moves.length, length, before) : 0;
+  // The played prefix is shared by construction; it is checked from its end back, where a change would show.
+  while (keep > 0 && !sameRow(previous!, next, keep - 1)) keep--;
+  while (keep < length && keep < before && sameRow(previous!, next, keep)) keep++;
+  const rows: MoveRow[] = [];
+  for (let i = keep; i < length; i++) rows.push(rowAt(next, i));
+  return { keep, rows, length };
 }
 
 /** Stored data as older versions of the service wrote it too (fields added since take their first value). */

@@ -34,6 +34,7 @@
  * const store = SqliteGameStore.open('./data/chess.sqlite'); // or ':memory:'
  * ```
  */
+import { eventJsonOf } from '../domain/views.ts';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
@@ -207,7 +208,7 @@ export class SqliteGameStore implements GameStore, TokenStore {
     const refused = loggedVersionError(record, expectedVersion, event);
     if (refused) return Promise.reject(refused);
     const data = JSON.stringify(dataOf(record));
-    const logged = event && { gameId: record.id, version: record.version, json: JSON.stringify(event) };
+    const logged = event && { gameId: record.id, version: record.version, json: eventJsonOf(event) };
     const { deadline, ended } = index;
     const now = new Date().toISOString();
     // The version check makes `previous` (of expectedVersion) the stored line, so only what differs is written.

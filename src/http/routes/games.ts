@@ -5,10 +5,10 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { type Game } from '../../domain/game.ts';
+import type { Change, Game } from '../../domain/game.ts';
 import { abort, drawAction, makeMove, redo, resign, takebackAction, undo } from '../../domain/transitions.ts';
 import { exportPgn } from '../../domain/pgn.ts';
-import { fenOf, gameFullOf, isTicking, legalMovesOf } from '../../domain/views.ts';
+import { fenOf, gameFullOf, isTicking, legalMovesOf, stateJsonOf } from '../../domain/views.ts';
 import type { GameService } from '../../service/games.ts';
 import type { Metrics } from '../metrics.ts';
 import { foundGame, requireGame } from '../requireGame.ts';
@@ -58,6 +58,12 @@ const CREATE_ERRORS = [400, 401, 403, 429] as const;
  */
 const gameFullJson = new WeakMap<Game, string>();
 const legalMovesJson = new WeakMap<Game, string>();
+
+/**
+ * Answers a change with the state of its event, serialized once for the answer, the change log and the streams
+ * (a state is as long as its game).
+ */
+const sendState = (reply: FastifyReply, event: Change['event']) => reply.type(JSON_TYPE).send(stateJsonOf(event));
 
 /** Sends the view of `game` from `cache`, serializing `view()` with the route's 200 schema on a miss. */
 function sendCached(reply: FastifyReply, cache: WeakMap<Game, string>, game: Game, view: () => unknown): void {
@@ -220,11 +226,11 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
         CHANGE_ERRORS,
       ),
     },
-    async request => {
+    async (request, reply) => {
       const { gameId, uci } = request.params;
-      const { state } = (await games.change(gameId, (game, now) => makeMove(game, uci, request.actor, now))).event;
-      if (state.status !== 'promotionPending') metrics.movesApplied.inc();
-      return state;
+      const { event } = await games.change(gameId, (game, now) => makeMove(game, uci, request.actor, now));
+      if (event.state.status !== 'promotionPending') metrics.movesApplied.inc();
+      return sendState(reply, event);
     },
   );
 
@@ -260,8 +266,11 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
         CHANGE_ERRORS,
       ),
     },
-    async request =>
-      (await games.change(request.params.gameId, (game, now) => undo(game, request.actor, now))).event.state,
+    async (request, reply) =>
+      sendState(
+        reply,
+        (await games.change(request.params.gameId, (game, now) => undo(game, request.actor, now))).event,
+      ),
   );
 
   app.post(
@@ -276,8 +285,11 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
         CHANGE_ERRORS,
       ),
     },
-    async request =>
-      (await games.change(request.params.gameId, (game, now) => redo(game, request.actor, now))).event.state,
+    async (request, reply) =>
+      sendState(
+        reply,
+        (await games.change(request.params.gameId, (game, now) => redo(game, request.actor, now))).event,
+      ),
   );
 
   app.post(
