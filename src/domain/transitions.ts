@@ -162,26 +162,32 @@ export function makeMove(game: Game, uci: string, actor: Actor = SERVICE, at?: n
   }
 }
 
-/** DECISIONS §5; between two different players undo and redo are takebacks (§13). */
-export function undo(game: Game, actor: Actor = SERVICE, at?: number): Result<Change> {
+/**
+ * What undo and redo check first (DECISIONS §5 and §13): GAME_OVER after a final end or a passed deadline, then the
+ * seat (between two different players they are takebacks); the time of the change when they may go on.
+ */
+function rewindable(game: Game, actor: Actor, at: number | undefined): Result<number> {
   const now = timeOf(game, at);
-  const { record } = game;
   const over = finallyClosed(game, now);
   if (over) return over;
-  const allowed = mayRewind(record, actor);
-  if (!allowed.ok) return allowed;
+  const allowed = mayRewind(game.record, actor);
+  return allowed.ok ? ok(now) : allowed;
+}
+
+export function undo(game: Game, actor: Actor = SERVICE, at?: number): Result<Change> {
+  const now = rewindable(game, actor, at);
+  if (!now.ok) return now;
+  const { record } = game;
   const last = record.moves.at(-1);
   if (last === undefined) return err(new DomainError('NO_UNDO', 'there is no move to undo'));
-  return changed(takeBack(game, 1, [...record.redo, last], now), now);
+  return changed(takeBack(game, 1, [...record.redo, last], now.value), now.value);
 }
 
 export function redo(game: Game, actor: Actor = SERVICE, at?: number): Result<Change> {
-  const now = timeOf(game, at);
+  const when = rewindable(game, actor, at);
+  if (!when.ok) return when;
+  const now = when.value;
   const { record } = game;
-  const over = finallyClosed(game, now);
-  if (over) return over;
-  const allowed = mayRewind(record, actor);
-  if (!allowed.ok) return allowed;
   const uci = record.redo.at(-1);
   if (uci === undefined) return err(new DomainError('NO_REDO', 'there is no move to redo'));
   const check = checkMove(game.pos, uci);

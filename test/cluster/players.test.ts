@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startServer, type ServerProcess } from '../helpers/server.ts';
+import { callAs, startServer, type ServerProcess } from '../helpers/server.ts';
 import { openStream } from '../stream/helpers.ts';
 import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
 
@@ -18,18 +18,7 @@ interface Issued {
   player: { id: string; displayName: string };
 }
 
-const call = async (base: string, token: string, method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
-};
+const call = callAs;
 
 describe('players across instances on one PostgreSQL database', { skip, timeout: 120_000 }, () => {
   let db: TestDatabase;

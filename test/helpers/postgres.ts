@@ -9,6 +9,7 @@
  * ```
  */
 import { randomBytes } from 'node:crypto';
+import { after, before } from 'node:test';
 import pg from 'pg';
 import { skipReason } from './external.ts';
 
@@ -59,4 +60,26 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin(client => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   };
   return { url: url.toString(), name, drop };
+}
+
+/**
+ * A fresh database for a whole test file: created before its tests and dropped after them, when PostgreSQL is
+ * reachable. `skip` for the suites that need it; `url()` once the file's tests run.
+ */
+export async function databaseOfFile(): Promise<{ skip: string | false; url: () => string }> {
+  const skip = await postgresSkip();
+  let database: TestDatabase | undefined;
+  if (!skip) {
+    before(async () => {
+      database = await createTestDatabase();
+    });
+    after(async () => database?.drop());
+  }
+  return {
+    skip,
+    url: () => {
+      if (!database) throw new Error('the test database is not created yet');
+      return database.url;
+    },
+  };
 }

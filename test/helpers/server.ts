@@ -90,3 +90,23 @@ export async function within<T>(promise: Promise<T>, ms: number, what: string): 
     clearTimeout(timer);
   }
 }
+
+/** A request to a server as the holder of `token`: its status and its body, parsed when there is one. */
+export async function callAs(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
+}

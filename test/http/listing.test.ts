@@ -3,13 +3,13 @@
  * first, in pages that never repeat or skip a game that did not change meanwhile; each filter; bad parameters.
  * On SQLite and on PostgreSQL.
  */
-import { after, before, suite, test, type TestContext } from 'node:test';
+import { suite, test, type TestContext } from 'node:test';
 import { PostgresGameStore } from '../../src/store/postgres.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import type { GameStore } from '../../src/store/store.ts';
 import type { TokenStore } from '../../src/store/tokens.ts';
 import { assertError, json, makeCheckedApp, type Inject } from '../helpers/app.ts';
-import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
+import { databaseOfFile } from '../helpers/postgres.ts';
 
 const BASE = '/api/board/game';
 let unique = 0;
@@ -134,12 +134,9 @@ function listingSuite(
 
 listingSuite('SQLite', async () => ({ store: SqliteGameStore.open(':memory:'), shared: false }), false);
 
-const pgSkip = await postgresSkip();
-let db: TestDatabase | undefined;
-if (!pgSkip) {
-  before(async () => {
-    db = await createTestDatabase();
-  });
-  after(async () => db?.drop());
-}
-listingSuite('PostgreSQL', async () => ({ store: await PostgresGameStore.open(db!.url), shared: true }), pgSkip);
+const postgres = await databaseOfFile();
+listingSuite(
+  'PostgreSQL',
+  async () => ({ store: await PostgresGameStore.open(postgres.url()), shared: true }),
+  postgres.skip,
+);

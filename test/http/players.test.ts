@@ -4,7 +4,7 @@
  * requests from both players on one game, which must end in exactly a serial order of the acknowledged ones. The
  * same suite runs on SQLite and on PostgreSQL.
  */
-import { after, before, suite, test, type TestContext } from 'node:test';
+import { suite, test, type TestContext } from 'node:test';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { restoreGame } from '../../src/domain/game.ts';
 import { playerActor } from '../../src/domain/seats.ts';
@@ -17,7 +17,7 @@ import type { TokenStore } from '../../src/store/tokens.ts';
 import type { GameState, PlayerInfo } from '../../src/contract/shapes.ts';
 import type { ErrorCode } from '../../src/contract/vocabulary.ts';
 import { assertError, json, makeTestApp, responseChecker, type ResponseChecker } from '../helpers/app.ts';
-import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
+import { databaseOfFile } from '../helpers/postgres.ts';
 import { findSerialOrder, labelOf, random, shuffled, urlOf, type Op } from '../helpers/serialOrder.ts';
 
 const SERVICE_TOKEN = 'service-token-for-players-0001';
@@ -370,12 +370,9 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
 
 playerSuite('SQLite', async () => ({ store: SqliteGameStore.open(':memory:'), shared: false }), false);
 
-const pgSkip = await postgresSkip();
-let db: TestDatabase | undefined;
-if (!pgSkip) {
-  before(async () => {
-    db = await createTestDatabase();
-  });
-  after(async () => db?.drop());
-}
-playerSuite('PostgreSQL', async () => ({ store: await PostgresGameStore.open(db!.url), shared: true }), pgSkip);
+const postgres = await databaseOfFile();
+playerSuite(
+  'PostgreSQL',
+  async () => ({ store: await PostgresGameStore.open(postgres.url()), shared: true }),
+  postgres.skip,
+);

@@ -6,10 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, suite, test, type TestContext } from 'node:test';
+import { after, suite, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startServer } from '../helpers/server.ts';
-import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
+import { databaseOfFile } from '../helpers/postgres.ts';
 import { openStream } from './helpers.ts';
 
 const BASE = '/api/board/game';
@@ -82,12 +82,5 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 clockSuite('SQLite', async () => ({ DATABASE_URL: join(dir, `clocks-${++files}.sqlite`) }), false);
 
-const pgSkip = await postgresSkip();
-let db: TestDatabase | undefined;
-if (!pgSkip) {
-  before(async () => {
-    db = await createTestDatabase();
-  });
-  after(async () => db?.drop());
-}
-clockSuite('PostgreSQL', async () => ({ DATABASE_URL: db!.url }), pgSkip);
+const postgres = await databaseOfFile();
+clockSuite('PostgreSQL', async () => ({ DATABASE_URL: postgres.url() }), postgres.skip);

@@ -10,25 +10,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, suite, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startServer, type ServerProcess } from '../helpers/server.ts';
+import { callAs, startServer, type ServerProcess } from '../helpers/server.ts';
 import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
 import { openStream, type StreamClient } from './helpers.ts';
 
 const SERVICE = 'event-stream-service-token';
 const BASE = '/api/board/game';
 
+/** A request that must succeed: its body. */
 const call = async (base: string, token: string, method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text === '' ? undefined : JSON.parse(text);
+  const res = await callAs(base, token, method, path, body);
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
 };
 
 const issue = async (base: string, id: string) =>
