@@ -6,35 +6,32 @@
  *   game's NDJSON stream (gameFull, then gameState per change), so every window on a game stays in sync.
  * - An action's own answer is shown at once unless the stream has already delivered something newer; the
  *   stream's order is the truth, and a reconnect's gameFull repairs anything missed.
- * - With a player token, `GET /api/account` names the player, and the page offers only what the service lets
- *   that player do in the game (state.ts, controlsOf); without one it acts for any side.
+ * - With a player token, `GET /api/account` names the player (account.ts), and the page offers only what the
+ *   service lets that player do in the game (seats.ts, controlsOf); without one it acts for any side.
  * - With a player token, "My games" lists the player's ongoing games, live from their event stream (mygames.ts);
  *   clicking one opens it.
  * - A clocked game's clocks count down from the times of its last state, at the service's time as estimated from
- *   the states' `serverTime`; the page redraws them ten times a second while one runs, and never otherwise. The
- *   service ends a game whose flag falls, and the stream brings that end.
+ *   the states' `serverTime`; the page redraws them ten times a second while one runs, and never otherwise
+ *   (clockTicker.ts). The service ends a game whose flag falls, and the stream brings that end.
+ * - The lobby's forms create or import a game and open it (newGame.ts).
  *
- * This module wires events to the state (state.ts, no DOM) and redraws (render.ts, board.ts) after each change.
+ * This module wires events to the state (state.ts and the other pure modules, no DOM) and redraws (render.ts,
+ * board.ts) after each change.
  */
-import {
-  api,
-  asApiError,
-  getToken,
-  setToken,
-  type Account,
-  type GameFull,
-  type GameState,
-  type PlayerInfo,
-} from './api.ts';
+import { AccountLoader } from './account.ts';
+import { api, asApiError, setToken, type Account, type GameFull, type GameState } from './api.ts';
 import { Board } from './board.ts';
-import { copy, download } from './export.ts';
+import { ClockTicker } from './clockTicker.ts';
+import { copy, exportGame } from './export.ts';
+import { idFromInput, idFromPath } from './forms.ts';
+import { myGameRowsOf } from './myGamesState.ts';
 import { MyGamesFeed } from './mygames.ts';
+import { NewGameForms } from './newGame.ts';
 import { toUci } from './notation.ts';
 import { PromotionPicker, type PromotionPiece } from './promotion.ts';
 import {
   confirmResign,
   render as renderPage,
-  renderClocks,
   renderConnection,
   renderMyGames,
   renderTimeControls,
@@ -42,24 +39,16 @@ import {
   showError,
   ui,
 } from './render.ts';
+import { controlsOf, orientationFor, seatsOf } from './seats.ts';
 import {
   answerIsCurrent,
   applyGame,
   applyState,
-  clockRequestOf,
-  controlsOf,
-  idFromInput,
-  idFromPath,
   isEnded,
   movesFor,
-  myGameRowsOf,
   needsLegal,
-  newGamePlayersOf,
   newSession,
-  orientationFor,
   promotionToAsk,
-  seatsOf,
-  serviceOffsetAfter,
   type Session,
 } from './state.ts';
 import { GameStream } from './stream.ts';
@@ -68,24 +57,25 @@ import './style.css';
 
 /** The game on the page, with the stream that follows it. */
 let session: (Session & { stream?: GameStream }) | undefined;
-/** Who the page acts as: no player (any side) without a token; undefined while the service has not said. */
-let account: Account | undefined = getToken() ? undefined : { player: null };
-let accountRequest = 0;
 let orientedFor: Session | undefined; // the game whose orientation was chosen for the page's seat
 let orientation: Color = 'white';
 let legalRequest = 0;
-/** The service's clock minus performance.now(): undefined until a state with a serverTime has arrived. */
-let serviceOffset: number | undefined;
-let clockTimer: number | undefined;
 
 const board = new Board(ui.board, onBoardMove);
 const picker = new PromotionPicker(ui.promotion);
 const myGames = new MyGamesFeed(() => renderGames());
+/** Who the page acts as (`who.account`): undefined while the service has not said. */
+const who = new AccountLoader(showAccount);
+const clocks = new ClockTicker(() => session?.game);
+const newGame = new NewGameForms(
+  () => who.account,
+  game => openGame(game.gameId, 'push', game),
+);
 
-const seats = (): Color[] => seatsOf(session?.game, account);
+const seats = (): Color[] => seatsOf(session?.game, who.account);
 const render = (): void => {
-  renderPage(session, account, orientation, board);
-  tickClocks();
+  renderPage(session, who.account, orientation, board);
+  clocks.tick();
   renderGames();
 };
 
@@ -106,58 +96,10 @@ const renderBoard = (): void =>
     controlsOf(session?.game?.state, seats(), session?.game?.clock).move === 'enabled',
   );
 
-// ---------------------------------------------------------------------------------------------- clocks
-
-/** The service's time now, as estimated; the computer's clock until a real-time state has said. */
-const serviceNow = (): number => (serviceOffset === undefined ? Date.now() : performance.now() + serviceOffset);
-
-function noteServerTime(state: GameState): void {
-  if (state.serverTime !== undefined) {
-    serviceOffset = serviceOffsetAfter(serviceOffset, state.serverTime, performance.now());
-  }
-}
-
-/** Draws the clocks; keeps a timer while a clock runs (a correspondence one, too: its minutes), none otherwise. */
-function tickClocks(): void {
-  const runs = renderClocks(session?.game, serviceNow())?.running !== undefined;
-  if (runs && clockTimer === undefined) clockTimer = window.setInterval(tickClocks, 100);
-  if (!runs && clockTimer !== undefined) {
-    window.clearInterval(clockTimer);
-    clockTimer = undefined;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------- account
 
-/**
- * Asks the service who the token acts as. A service without player tokens answers 404: any side. A refused
- * token waits for another one; other failures are retried.
- */
-async function loadAccount(retryMs = 1000): Promise<void> {
-  const request = ++accountRequest;
-  if (!getToken()) {
-    showAccount({ player: null });
-    return;
-  }
-  account = undefined;
-  try {
-    const answer = await api.account();
-    if (request === accountRequest) showAccount(answer);
-  } catch (error) {
-    if (request !== accountRequest) return;
-    const apiError = asApiError(error);
-    if (apiError.status === 404) showAccount({ player: null });
-    else if (apiError.status === 401) showError(ui.error, apiError);
-    else {
-      window.setTimeout(() => {
-        if (request === accountRequest) void loadAccount(Math.min(retryMs * 2, 30_000));
-      }, retryMs);
-    }
-  }
-}
-
+/** Once the service has said who the page acts as (who.account): their games, their side, their controls. */
 function showAccount(answer: Account): void {
-  account = answer;
   myGames.follow(answer.player);
   orient();
   render();
@@ -166,7 +108,7 @@ function showAccount(answer: Account): void {
 
 /** Once per game, turns the board so that a player's own side is at the bottom. */
 function orient(): void {
-  if (!session?.game || !account || orientedFor === session) return;
+  if (!session?.game || !who.account || orientedFor === session) return;
   orientedFor = session;
   orientation = orientationFor(seats()) ?? orientation;
 }
@@ -174,13 +116,13 @@ function orient(): void {
 // ---------------------------------------------------------------------------------------------- state
 
 function showGame(target: Session, game: GameFull): void {
-  noteServerTime(game.state);
+  clocks.note(game.state);
   if (session !== target) return;
   afterStateChange(target, applyGame(target, game));
 }
 
 function showState(target: Session, state: GameState): void {
-  noteServerTime(state);
+  clocks.note(state);
   if (session !== target || !target.game) return;
   afterStateChange(target, applyState(target, state));
 }
@@ -382,61 +324,22 @@ async function onMoveSubmit(event: SubmitEvent): Promise<void> {
   else ui.moveInput.select();
 }
 
-/** Runs a request that makes a new game, shows the API's message under its form on failure, opens the game. */
-async function startGame(errorTarget: HTMLElement, create: () => Promise<GameFull>): Promise<void> {
-  showError(errorTarget, undefined);
-  try {
-    const game = await create();
-    await openGame(game.gameId, 'push', game);
-  } catch (error) {
-    showError(errorTarget, asApiError(error));
-  }
-}
-
-async function exported(kind: 'fen' | 'pgn'): Promise<string | undefined> {
-  const id = session?.id;
-  if (!id) return undefined;
-  try {
-    return kind === 'fen' ? await api.exportFen(id) : await api.exportPgn(id);
-  } catch (error) {
-    ui.exportNotice.textContent = asApiError(error).message;
-    return undefined;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------- wiring
 
 function on(element: HTMLElement, type: string, handler: (event: Event) => unknown): void {
   element.addEventListener(type, event => void handler(event));
 }
 
+/** A form's submission, handled by the page instead of the browser. */
+function onSubmit(form: HTMLFormElement, handler: () => unknown): void {
+  on(form, 'submit', event => {
+    event.preventDefault();
+    return handler();
+  });
+}
+
 const draw = (action: DrawAction) => act(id => api.draw(id, action));
 const takeback = (action: TakebackAction) => act(id => api.takeback(id, action));
-/** The players a new game's request names, from the create form; a message when the form is incomplete. */
-const players = () =>
-  newGamePlayersOf(
-    {
-      whiteName: ui.whiteName.value,
-      blackName: ui.blackName.value,
-      ownSide: ui.ownSide.value === 'black' ? 'black' : 'white',
-      opponentId: ui.opponentId.value,
-      opponentName: ui.opponentName.value,
-    },
-    account,
-  );
-
-/** Starts a game whose request names the form's players, unless the form is incomplete. */
-function startWithPlayers(
-  errorTarget: HTMLElement,
-  create: (named: { white?: PlayerInfo; black?: PlayerInfo }) => Promise<GameFull>,
-): Promise<void> {
-  const named = players();
-  if ('error' in named) {
-    showError(errorTarget, named.error);
-    return Promise.resolve();
-  }
-  return startGame(errorTarget, () => create(named));
-}
 
 on(ui.undo, 'click', () => act(id => api.undo(id)));
 on(ui.redo, 'click', () => act(id => api.redo(id)));
@@ -458,55 +361,26 @@ on(ui.takebackDecline, 'click', () => takeback('decline'));
 on(ui.abort, 'click', () => act(id => api.abort(id)));
 on(ui.moveForm, 'submit', event => onMoveSubmit(event as SubmitEvent));
 
-on(ui.createForm, 'submit', event => {
-  event.preventDefault();
-  const clock = clockRequestOf(ui.timeControl.value);
-  return startWithPlayers(ui.createError, named => api.create({ ...named, ...(clock ? { clock } : {}) }));
-});
-on(ui.openForm, 'submit', event => {
-  event.preventDefault();
+onSubmit(ui.createForm, () => newGame.create());
+onSubmit(ui.openForm, () => {
   const id = idFromInput(ui.openId.value); // a pasted address works too
   if (id) void openGame(id, 'push');
 });
-on(ui.fenForm, 'submit', event => {
-  event.preventDefault();
-  const clock = clockRequestOf(ui.importTimeControl.value);
-  const fen = ui.fenInput.value.trim();
-  return startWithPlayers(ui.fenError, named => api.importFen({ fen, ...named, ...(clock ? { clock } : {}) }));
-});
-on(ui.pgnForm, 'submit', event => {
-  event.preventDefault();
-  const clock = clockRequestOf(ui.importTimeControl.value);
-  return startGame(ui.pgnError, () => api.importPgn({ pgn: ui.pgnInput.value, ...(clock ? { clock } : {}) }));
-});
+onSubmit(ui.fenForm, () => newGame.importFen());
+onSubmit(ui.pgnForm, () => newGame.importPgn());
 
-on(ui.copyFen, 'click', async () => {
-  const fen = await exported('fen');
-  if (fen !== undefined) await copy(fen, 'FEN', ui.exportNotice);
-});
-on(ui.downloadFen, 'click', async () => {
-  const fen = await exported('fen');
-  if (fen !== undefined) download(`game-${session?.id ?? 'position'}.fen`, `${fen}\n`, 'text/plain', ui.exportNotice);
-});
-on(ui.copyPgn, 'click', async () => {
-  const pgn = await exported('pgn');
-  if (pgn !== undefined) await copy(pgn, 'PGN', ui.exportNotice);
-});
-on(ui.downloadPgn, 'click', async () => {
-  const pgn = await exported('pgn');
-  if (pgn !== undefined) {
-    download(`game-${session?.id ?? 'game'}.pgn`, pgn, 'application/x-chess-pgn', ui.exportNotice);
-  }
-});
+on(ui.copyFen, 'click', () => exportGame(() => session?.id, 'fen', 'copy', ui.exportNotice));
+on(ui.downloadFen, 'click', () => exportGame(() => session?.id, 'fen', 'download', ui.exportNotice));
+on(ui.copyPgn, 'click', () => exportGame(() => session?.id, 'pgn', 'copy', ui.exportNotice));
+on(ui.downloadPgn, 'click', () => exportGame(() => session?.id, 'pgn', 'download', ui.exportNotice));
 on(ui.copyLink, 'click', () => copy(location.href, 'Link', ui.exportNotice));
 
-on(ui.tokenForm, 'submit', event => {
-  event.preventDefault();
+onSubmit(ui.tokenForm, () => {
   setToken(ui.tokenInput.value.trim());
   ui.tokenInput.value = '';
   renderToken();
   myGames.follow(null); // until the service says whose the token is
-  void loadAccount();
+  void who.load();
   if (session) void openGame(session.id, 'none'); // try again with the token
 });
 on(ui.tokenClear, 'click', () => {
@@ -514,7 +388,7 @@ on(ui.tokenClear, 'click', () => {
   ui.tokenInput.value = '';
   renderToken();
   myGames.follow(null);
-  void loadAccount();
+  void who.load();
 });
 
 window.addEventListener('popstate', () => route('none'));
@@ -525,5 +399,5 @@ window.addEventListener('online', () => {
 
 renderTimeControls();
 renderToken();
-void loadAccount();
+void who.load();
 route('none');

@@ -1,6 +1,6 @@
 /**
  * The traffic of the "My games" panel: while the page has a player, their event stream (`GET /api/stream/event`)
- * adds and drops their ongoing games (state.ts, MyGames), and the list is asked for again
+ * adds and drops their ongoing games (myGamesState.ts, MyGames), and the list is asked for again
  * (`GET /api/board/game?status=ongoing`) shortly after the stream's first lines or any event, and every 15 s while
  * the page is visible: a move changes whose turn it is and sends no event. No DOM: `changed` redraws.
  *
@@ -11,7 +11,7 @@
  * ```
  */
 import { api, type PlayerInfo } from './api.ts';
-import { applyGameList, applyPlayerLine, newMyGames, openMyGames, type MyGames } from './state.ts';
+import { applyGameList, applyPlayerLine, newMyGames, openMyGames, type MyGames } from './myGamesState.ts';
 import { PlayerEventStream, type ConnectionStatus } from './stream.ts';
 
 export interface MyGamesOptions {

@@ -1,6 +1,6 @@
 /**
- * The page's DOM: its elements (fixed markup, found by data-testid) and the drawing of the state (state.ts)
- * into them. No network and no decisions: what to show comes from the state module.
+ * The page's DOM: its elements (fixed markup, found by data-testid) and the drawing of the state (state.ts, seats.ts,
+ * clocks.ts, myGamesState.ts) into them. No network and no decisions: what to show comes from the state modules.
  *
  * ```ts
  * render(session, account, orientation, board);
@@ -12,24 +12,11 @@
 import type { Color } from '../contract/vocabulary.ts';
 import { getToken, type Account, type ApiError } from './api.ts';
 import type { Board } from './board.ts';
+import { clockDisplayOf, TIME_CONTROLS, type ClockDisplay, type ClockFace } from './clocks.ts';
+import type { MyGameRow } from './myGamesState.ts';
 import { colorName, movetextToSan } from './notation.ts';
-import {
-  clockDisplayOf,
-  controlsOf,
-  isEnded,
-  offerWordsOf,
-  seatsOf,
-  seatWordsOf,
-  statusWordsOf,
-  titleOf,
-  TIME_CONTROLS,
-  type ClockDisplay,
-  type ClockFace,
-  type Control,
-  type Controls,
-  type MyGameRow,
-  type Session,
-} from './state.ts';
+import { controlsOf, seatsOf, seatWordsOf, type Control, type Controls } from './seats.ts';
+import { isEnded, offerWordsOf, statusWordsOf, titleOf, type Session } from './state.ts';
 import type { ConnectionStatus } from './stream.ts';
 
 /** The element with this data-testid; the page's markup is fixed, so a missing one is a bug. */
@@ -362,8 +349,8 @@ export function confirmResign(): boolean {
 let myGamesDrawn: string | undefined;
 
 /**
- * The "My games" panel: hidden without a player (`rows` undefined); else a button per ongoing game (state.ts,
- * myGameRowsOf) that calls `open` with its id, the event stream's status and its problem, if any.
+ * The "My games" panel: hidden without a player (`rows` undefined); else a button per ongoing game
+ * (myGamesState.ts, myGameRowsOf) that calls `open` with its id, the event stream's status and its problem, if any.
  */
 export function renderMyGames(
   rows: readonly MyGameRow[] | undefined,

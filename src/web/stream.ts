@@ -18,7 +18,7 @@
  */
 import { ApiError, api, asApiError, authHeaders, errorOf, type GameFull, type GameState } from './api.ts';
 import type { GameEvent, PlayerEventLine, StreamError } from '../contract/shapes.ts';
-import type { PlayerGameLine } from './state.ts';
+import type { PlayerGameLine } from './myGamesState.ts';
 
 export type ConnectionStatus = 'connecting' | 'live' | 'reconnecting' | 'stopped';
 

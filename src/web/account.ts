@@ -1,0 +1,55 @@
+/**
+ * Who the page acts as (DECISIONS §13): `GET /api/account` names the token's player. Without a token, and on a
+ * service without player tokens (it answers 404), the page has no player and acts for any side. A refused token
+ * (401) waits for another one; other failures are retried, backing off up to 30 s. An answer for a token since
+ * replaced is dropped.
+ *
+ * ```ts
+ * const who = new AccountLoader(account => myGames.follow(account.player));
+ * void who.load();                 // at start, and after the token changes
+ * seatsOf(session.game, who.account); // none while the service has not said
+ * ```
+ */
+import { api, asApiError, getToken, type Account } from './api.ts';
+import { showError, ui } from './render.ts';
+
+export class AccountLoader {
+  /** Who the page acts as: no player (any side) without a token; undefined while the service has not said. */
+  account: Account | undefined = getToken() ? undefined : { player: null };
+  private request = 0;
+
+  /** `shown`: called once the account is known, after `account` is set. */
+  constructor(private readonly shown: (account: Account) => void) {}
+
+  /**
+   * Asks the service who the token acts as. A service without player tokens answers 404: any side. A refused
+   * token waits for another one; other failures are retried.
+   */
+  async load(retryMs = 1000): Promise<void> {
+    const request = ++this.request;
+    if (!getToken()) {
+      this.show({ player: null });
+      return;
+    }
+    this.account = undefined;
+    try {
+      const answer = await api.account();
+      if (request === this.request) this.show(answer);
+    } catch (error) {
+      if (request !== this.request) return;
+      const apiError = asApiError(error);
+      if (apiError.status === 404) this.show({ player: null });
+      else if (apiError.status === 401) showError(ui.error, apiError);
+      else {
+        window.setTimeout(() => {
+          if (request === this.request) void this.load(Math.min(retryMs * 2, 30_000));
+        }, retryMs);
+      }
+    }
+  }
+
+  private show(answer: Account): void {
+    this.account = answer;
+    this.shown(answer);
+  }
+}
