@@ -456,6 +456,67 @@ test("random sessions between two players: no request with one player's token ch
   }
 });
 
+test("random sessions between two players on clocked games: no request with one player's token changes the other side's clock", async (t: TestContext) => {
+  const service = 'fuzz-service-token-9d2';
+  const fuzz = await makeFuzzApp({ tokens: [service] });
+  t.after(() => fuzz.app.close());
+  const people = {
+    ann: await fuzz.playerTokens.issue({ id: 'ann', displayName: 'Ann' }),
+    bob: await fuzz.playerTokens.issue({ id: 'bob', displayName: 'Bob' }),
+    eve: await fuzz.playerTokens.issue({ id: 'eve', displayName: 'Eve' }),
+  };
+  const seat = { ann: 'white', bob: 'black', eve: undefined } as const;
+  const headers = (who: keyof typeof people) => ({ authorization: `Bearer ${people[who].token}` });
+  const stateOf = async (id: string): Promise<GameState> =>
+    json(await send(fuzz, { url: `${BASE}/${id}`, headers: headers('eve') })).state as GameState;
+  let timed = 0;
+  await check(
+    t,
+    fuzz,
+    fc.array(playerStep, { minLength: 1, maxLength: 30 }),
+    async steps => {
+      // A fresh game each run (a clock a side of an hour and 2 s a move), its clock running from the third ply.
+      const created = await send(fuzz, {
+        method: 'POST',
+        url: BASE,
+        headers: { authorization: `Bearer ${service}` },
+        payload: {
+          white: people.ann.player,
+          black: people.bob.player,
+          clock: { initial: 3_600_000, increment: 2_000 },
+        },
+      });
+      const id = json(created).gameId as string;
+      for (const [who, next] of steps) {
+        let path: string;
+        if (next.kind === 'legal') {
+          const moves = json(await send(fuzz, { url: `${BASE}/${id}/moves`, headers: headers(who) })).moves as Array<{
+            uci: string;
+          }>;
+          path = `move/${moves.length === 0 ? 'e2e4' : moves[next.n % moves.length]!.uci}`;
+        } else {
+          path = next.kind === 'move' ? `move/${next.uci}` : next.path;
+        }
+        const before = await stateOf(id);
+        const res = await send(fuzz, { method: 'POST', url: `${BASE}/${id}/${path}`, headers: headers(who) });
+        const after = await stateOf(id);
+        const side = seat[who];
+        if (res.statusCode >= 400 || !side) continue;
+        // The other side's time only runs down with the time that passed between the two reads; nothing adds to it.
+        const key = side === 'white' ? 'btime' : 'wtime';
+        const [was, now] = [before[key]!, after[key]!];
+        const passed = after.serverTime! - before.serverTime!;
+        t.assert.ok(now <= was, `${who} ${path} gave the other side time: ${was} -> ${now}`);
+        t.assert.ok(was - now <= passed, `${who} ${path} took ${was - now} ms from the other side in ${passed} ms`);
+        if (was !== now) timed++;
+      }
+      return steps.length;
+    },
+    Math.max(1, Math.round(RUNS / 10)),
+  );
+  t.assert.ok(timed > 0, 'some requests were made while the other side’s clock ran');
+});
+
 test('Authorization headers: only an exact configured token opens the API', async (t: TestContext) => {
   const token = 'fuzz-token-3b8e1d0c';
   const fuzz = await makeFuzzApp({ tokens: [token, 'second-token-55'] });
