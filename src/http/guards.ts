@@ -121,10 +121,11 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
     const serviceKey = tokens.identify(header);
     request.actor = SERVICE;
     request.serviceToken = serviceKey !== undefined;
+    // The address now, while the connection is there: the client may leave while a token is looked up.
+    const addressKey = `address:${normalizeIP(request.ip)}`;
     const judge = (player: StoredToken | undefined, authOn: boolean) => {
       if (player) request.actor = playerActor(player.player);
-      request.clientKey =
-        serviceKey ?? (player ? `token:${player.hash.slice(0, 24)}` : `address:${normalizeIP(request.ip)}`);
+      request.clientKey = serviceKey ?? (player ? `token:${player.hash.slice(0, 24)}` : addressKey);
       const refused = authOn && !serviceKey && !player ? unauthorized(header) : undefined;
       if (!limiter) return done(refused);
       limiter(request).then(
@@ -136,10 +137,9 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
     const player = presented !== undefined && playerTokens ? playerTokens.identify(presented) : undefined;
     const authOn = tokens.enabled || (playerTokens ? playerTokens.issuedAny() : false);
     if (!(player instanceof Promise) && !(authOn instanceof Promise)) return judge(player, authOn);
-    Promise.all([player, authOn]).then(
-      ([found, on]) => judge(found, on),
-      (error: Error) => done(error),
-    );
+    Promise.all([player, authOn])
+      .then(([found, on]) => judge(found, on))
+      .catch((error: Error) => done(error));
   });
 }
 
