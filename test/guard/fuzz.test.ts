@@ -384,7 +384,7 @@ function violation(side: 'white' | 'black', before: GameState, after: GameState)
     if (after.status === 'resign' && after.winner !== other) return `resigned for ${other}`;
     const byMove = added === 1;
     const agreed = before.drawOfferedBy === other;
-    const claimed = before.turn === side && before.status === 'fiftyMoveAvailable';
+    const claimed = before.turn === side && Number(before.fen.split(' ')[4]) >= 100; // whatever the status shows
     if (after.status === 'draw' && !byMove && !agreed && !claimed) return `drew the game for ${other}`;
   }
   return undefined;
