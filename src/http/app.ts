@@ -226,6 +226,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         title: 'Chess game service',
         description: 'Create and play chess games: moves, undo and redo, draws, FEN and PGN, live NDJSON streams.',
         version: '1.0.0',
+        license: { name: 'AGPL-3.0-or-later', url: 'https://www.gnu.org/licenses/agpl-3.0.html' },
       },
       components: {
         securitySchemes: {

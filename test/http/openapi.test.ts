@@ -2,6 +2,8 @@
  * The operational routes of DECISIONS §12 (GET /openapi.json, /docs, /healthz, /readyz) and the INTERNAL and
  * UNAVAILABLE errors, which need a store that fails.
  */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test, type TestContext } from 'node:test';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import { storeWith } from '../helpers/store.ts';
@@ -38,6 +40,13 @@ const SUCCESS: Record<string, [string, string, string]> = {
   exportPgn: ['200', 'application/x-chess-pgn', ''],
 };
 
+test('the license (DECISIONS §19): AGPL-3.0-or-later in LICENSE, package.json and its lock', () => {
+  const read = (name: string) => readFileSync(new URL(`../../${name}`, import.meta.url), 'utf8');
+  assert.match(read('LICENSE'), /^GNU AFFERO GENERAL PUBLIC LICENSE\s+Version 3, 19 November 2007/);
+  assert.equal(JSON.parse(read('package.json')).license, 'AGPL-3.0-or-later');
+  assert.equal(JSON.parse(read('package-lock.json')).packages[''].license, 'AGPL-3.0-or-later');
+});
+
 /** A real store whose `failing` methods reject with `error`, to reach the 5xx paths. */
 function failingStore(real: GameStore, failing: Array<Exclude<keyof GameStore, 'close'>>, error: Error): GameStore {
   return storeWith(real, Object.fromEntries(failing.map(name => [name, () => Promise.reject(error)])));
@@ -51,6 +60,7 @@ test('GET /openapi.json: OpenAPI 3, version 1.0.0, every operationId of the spec
   const doc = json(res);
   t.assert.match(doc.openapi, /^3\./);
   t.assert.equal(doc.info.version, '1.0.0');
+  t.assert.equal(doc.info.license.name, 'AGPL-3.0-or-later');
   const found = new Map<string, string>();
   for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(methods)) {
