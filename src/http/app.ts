@@ -32,6 +32,7 @@ import { boardRoutes } from './routes/board.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import type { PlayerTokens } from '../service/tokens.ts';
 import { redactQuery } from './redact.ts';
+import { allowedMethods } from './methods.ts';
 import { StreamHub } from './stream.ts';
 import { SHARED_SCHEMAS, ref, ApiError } from '../contract/shapes.ts';
 
@@ -62,6 +63,9 @@ function trustProxyOption(
   if (typeof value === 'object') return [...value];
   return value ?? false;
 }
+
+/** The longest path parameter the router reads (a long UCI or id is refused by its schema, not the router). */
+const MAX_PARAM_LENGTH = 16 * 1024;
 
 /** Log paths that could hold credentials; pino writes them as '[redacted]' (DECISIONS §12: never tokens). */
 const REDACTED = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'];
@@ -135,7 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
     // Long path parameters reach schema validation (INVALID_GAME_ID, INVALID_UCI...) instead of the router's
     // own 414; Node's header size limit bounds the URL anyway.
-    routerOptions: { maxParamLength: 16 * 1024 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Requests Node cannot parse get an ApiError too (DECISIONS §1), not Fastify's own body; so does a request
     // without Host, which Node would refuse with an empty body (guards.ts refuses it instead).
     clientErrorHandler: answerClientError,
@@ -158,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const query = route.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
     for (const name of Object.keys(query?.properties ?? {})) queryParameters.add(name);
   });
+  const methods = allowedMethods(app, { maxParamLength: MAX_PARAM_LENGTH });
   const metrics = deps.metrics ?? createMetrics();
   const hub = new StreamHub({
     bus: deps.bus,
@@ -217,6 +222,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimit: deps.rateLimit,
     corsOrigins: deps.corsOrigins,
   });
+  // A method not served on a path that is served: 405 with Allow, judged after the guards as a 404 is.
+  app.addHook('onRequest', methods.hook);
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   await app.register(swagger, {

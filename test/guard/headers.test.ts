@@ -22,13 +22,14 @@ const preflight = (origin: string, url = '/api/board/game') => ({
   headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
 });
 
-test('without CORS_ORIGINS there are no CORS headers, and a preflight is NOT_FOUND', async (t: TestContext) => {
+test('without CORS_ORIGINS there are no CORS headers, and a preflight is METHOD_NOT_ALLOWED', async (t: TestContext) => {
   const { call } = await makeCheckedApp(t);
   const res = await call({ method: 'POST', url: '/api/board/game', headers: { origin: ALLOWED } });
   t.assert.equal(res.statusCode, 201);
   t.assert.deepEqual(corsHeaders(res), []);
   const options = await call(preflight(ALLOWED));
-  assertError(options, 'NOT_FOUND');
+  assertError(options, 'METHOD_NOT_ALLOWED'); // no OPTIONS is served (DECISIONS §19)
+  t.assert.equal(options.headers.allow, 'GET, HEAD, POST');
   t.assert.deepEqual(corsHeaders(options), []);
 });
 

@@ -425,27 +425,47 @@ test('UNSUPPORTED_MEDIA_TYPE (415) for a body that is not JSON', async (t: TestC
   }
 });
 
-test('NOT_FOUND (404) for a route that does not exist', async (t: TestContext) => {
+test('NOT_FOUND (404) for a path that is served for no method', async (t: TestContext) => {
   const { call } = await makeCheckedApp(t);
   const requests: Array<[string, string]> = [
     ['GET', '/nope'],
     ['GET', '/api'],
     ['GET', '/api/board'],
-    ['PATCH', '/api/board/game'], // GET is the list of games (DECISIONS §13)
-    ['DELETE', '/api/board/game'],
-    ['PUT', `/api/board/game/${UNKNOWN_ID}`],
-    ['POST', `/api/board/game/${UNKNOWN_ID}`],
     ['GET', `/api/board/game/${UNKNOWN_ID}/unknown`],
-    ['GET', `/api/board/game/${UNKNOWN_ID}/resign`],
-    ['POST', `/api/board/game/${UNKNOWN_ID}/moves`],
-    ['GET', `/api/bot/game/${UNKNOWN_ID}`],
     ['POST', `/api/board/game/${UNKNOWN_ID}/move`],
     ['POST', `/api/board/game/${UNKNOWN_ID}/draw`],
-    ['GET', '/api/board/game/import/fen'],
+    ['GET', `/api/bot/game/${UNKNOWN_ID}`],
+    ['QUERY', '/nope'],
   ];
   for (const [method, url] of requests) {
     const res = await call({ method: method as 'GET', url });
     assertError(res, 'NOT_FOUND');
+    t.assert.equal(res.headers.allow, undefined, `${method} ${url}`);
+  }
+});
+
+test('METHOD_NOT_ALLOWED (405) with Allow for a method not served on a served path (DECISIONS §19)', async (t: TestContext) => {
+  const { call } = await makeCheckedApp(t);
+  const requests: Array<[string, string, string]> = [
+    ['PATCH', '/api/board/game', 'GET, HEAD, POST'], // GET is the list of games (DECISIONS §13)
+    ['DELETE', '/api/board/game', 'GET, HEAD, POST'],
+    ['PUT', `/api/board/game/${UNKNOWN_ID}`, 'GET, HEAD'],
+    ['POST', `/api/board/game/${UNKNOWN_ID}`, 'GET, HEAD'],
+    ['GET', `/api/board/game/${UNKNOWN_ID}/resign`, 'POST'],
+    ['POST', `/api/board/game/${UNKNOWN_ID}/moves`, 'GET, HEAD'],
+    ['GET', '/api/board/game/import/fen', 'POST'],
+    ['DELETE', '/healthz', 'GET, HEAD'],
+  ];
+  for (const [method, url, allow] of requests) {
+    const res = await call({ method: method as 'GET', url });
+    assertError(res, 'METHOD_NOT_ALLOWED');
+    t.assert.equal(res.headers.allow, allow, `${method} ${url}`);
+  }
+  // Whatever the body and its content type: the method is judged before the body is read.
+  for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/json' }]) {
+    const res = await call({ method: 'QUERY' as 'GET', url: '/api/board/game', headers, body: '{"x": [' });
+    assertError(res, 'METHOD_NOT_ALLOWED');
+    t.assert.equal(res.headers.allow, 'GET, HEAD, POST');
   }
 });
 
