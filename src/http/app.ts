@@ -33,6 +33,7 @@ import { tokenRoutes } from './routes/tokens.ts';
 import type { PlayerTokens } from '../service/tokens.ts';
 import { redactQuery } from './redact.ts';
 import { allowedMethods } from './methods.ts';
+import { listingCursors } from './cursors.ts';
 import { StreamHub } from './stream.ts';
 import { SHARED_SCHEMAS, ref, ApiError } from '../contract/shapes.ts';
 
@@ -280,7 +281,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return { status: 'ok' };
   });
 
-  await app.register(gameRoutes, { prefix: '/api/board/game', games: deps.games, publicUrl: deps.publicUrl, metrics });
+  await app.register(gameRoutes, {
+    prefix: '/api/board/game',
+    games: deps.games,
+    publicUrl: deps.publicUrl,
+    metrics,
+    cursors: listingCursors(await deps.store.secret()),
+  });
   await app.register(streamRoutes, {
     prefix: '/api',
     games: deps.games,

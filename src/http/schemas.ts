@@ -4,7 +4,6 @@
  */
 import { Type } from 'typebox';
 import { ApiError, ref } from '../contract/shapes.ts';
-import { DomainError } from '../domain/errors.ts';
 import {
   DRAW_ACTIONS,
   GAME_ID_PATTERN,
@@ -40,19 +39,6 @@ export const ListQuery = Type.Object({
   ),
   cursor: Type.Optional(Type.String({ maxLength: 64, description: "an earlier page's nextCursor" })),
 });
-
-/** The cursor after a page: opaque to clients, the position of the page's last game in the order of changes. */
-export const makeCursor = (seq: number): string => Buffer.from(`g${seq}`).toString('base64url');
-
-/** The position a cursor stands for; INVALID_QUERY (field cursor) for one this service did not make. */
-export function parseCursor(cursor: string | undefined): number | undefined {
-  if (cursor === undefined) return undefined;
-  const match = /^g([1-9][0-9]{0,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
-  if (!match || makeCursor(Number(match[1])) !== cursor) {
-    throw new DomainError('INVALID_QUERY', `cursor '${cursor}' is not a cursor of this list`, 'cursor');
-  }
-  return Number(match[1]);
-}
 
 /** Error responses every game route can give, for the OpenAPI document and serialization. */
 export const errorResponses = (...statuses: number[]) =>

@@ -1,4 +1,5 @@
 /** A store in a Map, for tests and tools: nothing survives the process. */
+import { randomBytes } from 'node:crypto';
 import { eventJsonOf } from '../domain/views.ts';
 import type { GameRecord } from '../domain/game.ts';
 import { RecentChanges } from './recentChanges.ts';
@@ -21,6 +22,7 @@ export class MemoryGameStore implements GameStore, TokenStore {
   private readonly order = new Map<string, { seq: number; ended: boolean }>();
   private seq = 0;
   private readonly log = new RecentChanges();
+  private readonly secretHex = randomBytes(32).toString('hex');
   private readonly tokens = new Map<string, StoredToken & { revoked: boolean }>();
 
   create(record: GameRecord, index: GameIndex = NO_INDEX): Promise<boolean> {
@@ -73,6 +75,10 @@ export class MemoryGameStore implements GameStore, TokenStore {
 
   changesSince(id: string, afterVersion: number): Promise<StoredChange[]> {
     return Promise.resolve(this.log.since(id, afterVersion));
+  }
+
+  secret(): Promise<string> {
+    return Promise.resolve(this.secretHex);
   }
 
   ping(): Promise<void> {

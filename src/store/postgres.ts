@@ -216,6 +216,12 @@ export class PostgresGameStore implements GameStore, TokenStore {
     return this.run(async () => (await this.pool.query('SELECT 1 FROM player_tokens LIMIT 1')).rowCount === 1);
   }
 
+  secret(): Promise<string> {
+    return this.run(
+      async () => (await this.pool.query<{ secret: string }>('SELECT secret FROM service_secret')).rows[0]!.secret,
+    );
+  }
+
   ping(): Promise<void> {
     return this.run(async () => {
       await this.pool.query('SELECT 1');

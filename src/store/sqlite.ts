@@ -342,6 +342,12 @@ export class SqliteGameStore implements GameStore, TokenStore {
     return this.read(() => this.tokenStmts.any.get() !== undefined);
   }
 
+  secret(): Promise<string> {
+    return this.read(
+      () => (this.db.prepare('SELECT secret FROM service_secret WHERE id = 1').get() as { secret: string }).secret,
+    );
+  }
+
   /** A read of the file: UNAVAILABLE saying why when the file is at fault. */
   private read<T>(query: () => T): Promise<T> {
     try {

@@ -104,6 +104,11 @@ export interface GameStore {
    * (RECENT_CHANGES_BYTES, see recentChanges.ts), so after a restart its log starts empty.
    */
   changesSince(id: string, afterVersion: number): Promise<StoredChange[]>;
+  /**
+   * The service's own secret: made once with the store and the same for every process that opens it, so that what
+   * one instance signs (a listing cursor) every other recognises. 64 hex digits.
+   */
+  secret(): Promise<string>;
   /** Rejects when the store cannot serve requests. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -37,6 +37,7 @@ export function timedStore(
       return store.get(id);
     },
     changesSince: (id, afterVersion) => store.changesSince(id, afterVersion),
+    secret: () => store.secret(),
     ping: () => store.ping(),
     close: () => store.close(),
   };

@@ -11,6 +11,7 @@ export function storeWith(store: GameStore, overrides: Partial<GameStore>): Game
     clockedGames: () => store.clockedGames(),
     listGames: query => store.listGames(query),
     changesSince: (id, afterVersion) => store.changesSince(id, afterVersion),
+    secret: () => store.secret(),
     ping: () => store.ping(),
     close: () => store.close(),
     ...overrides,

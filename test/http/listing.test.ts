@@ -110,6 +110,39 @@ function listingSuite(
       );
     });
 
+    test('a cursor the service did not make for this list is INVALID_QUERY (DECISIONS §13a)', async (t: TestContext) => {
+      const { store, shared } = await open();
+      t.after(() => store.close());
+      const { call } = await makeCheckedApp(t, { store, sharedStore: shared });
+      const me = `cursors-${++unique}`;
+      for (let i = 0; i < 3; i++)
+        await call({ method: 'POST', url: BASE, payload: { white: { id: me, displayName: 'Me' } } });
+      const next: string = json(await call(`${BASE}?player=${me}&limit=1`)).nextCursor;
+      t.assert.equal(json(await call(`${BASE}?player=${me}&limit=1&cursor=${next}`)).games.length, 1);
+      // Another app on the same store (another instance) reads it: the secret is the store's.
+      const other = await makeCheckedApp(t, { store, sharedStore: shared });
+      t.assert.equal(json(await other.call(`${BASE}?player=${me}&limit=2&cursor=${next}`)).games.length, 2);
+
+      const [seq, mac] = next.split('.') as [string, string];
+      const flipped = (text: string) => text.slice(0, -2) + (text.at(-2) === 'A' ? 'B' : 'A') + text.at(-1)!;
+      const forged = [
+        Buffer.from('g5').toString('base64url'), // the form cursors had before they were signed
+        `${(parseInt(seq, 36) + 1).toString(36)}.${mac}`, // another position, the same signature
+        `${seq}.${flipped(mac)}`, // the signature edited
+        `${seq}.${mac.slice(1)}`,
+        `${seq}.${'A'.repeat(22)}`,
+      ];
+      for (const cursor of forged) {
+        assertError(await call(`${BASE}?player=${me}&limit=1&cursor=${cursor}`), 'INVALID_QUERY', 'cursor');
+      }
+      // The cursor of one list is no cursor of another: another player, another status, all games.
+      for (const query of [`player=${me}x`, `player=${me}&status=ongoing`, `player=${me}&status=all&x=1`, '']) {
+        const res = await call(`${BASE}?${query}&limit=1&cursor=${next}`);
+        if (query.includes('status=all')) t.assert.equal(res.statusCode, 200, 'status=all is the default');
+        else assertError(res, 'INVALID_QUERY', 'cursor');
+      }
+    });
+
     test('bad parameters are INVALID_QUERY naming the parameter', async (t: TestContext) => {
       const { store, shared } = await open();
       t.after(() => store.close());

@@ -275,6 +275,13 @@ export function runGameStoreContract(
       );
     });
 
+    test('secret: 64 hex digits, the same at every call', async (t: TestContext) => {
+      const store = await open(t);
+      const secret = await store.secret();
+      t.assert.match(secret, /^[0-9a-f]{64}$/);
+      t.assert.equal(await store.secret(), secret);
+    });
+
     test('ping resolves on an open store', async (t: TestContext) => {
       const store = await open(t);
       t.assert.equal(await store.ping(), undefined);

@@ -23,6 +23,7 @@ test('SQLite file: records survive closing and opening the file again', async (t
   for (const record of records) t.assert.equal(await first.create(record), true);
   const updated = { ...records[1]!, version: records[1]!.version + 1, moves: [...records[1]!.moves, 'b8c6'] };
   t.assert.equal(await first.update(updated, records[1]!.version), true);
+  const secret = await first.secret();
   await first.close();
 
   const second = SqliteGameStore.open(path); // migrations run again on an existing file
@@ -33,6 +34,11 @@ test('SQLite file: records survive closing and opening the file again', async (t
   // The version check holds across the reopening.
   t.assert.equal(await second.update({ ...updated, version: updated.version + 1 }, records[1]!.version), false);
   t.assert.equal(await second.create(records[0]!), false);
+  // The secret is the file's: kept by a reopening, another file's is another.
+  t.assert.equal(await second.secret(), secret);
+  const other = SqliteGameStore.open(newFile());
+  t.after(() => other.close());
+  t.assert.notEqual(await other.secret(), secret);
 });
 
 test('SQLite file: two connections to one file see each other and keep the version check', async (t: TestContext) => {
@@ -47,6 +53,7 @@ test('SQLite file: two connections to one file see each other and keep the versi
   t.assert.equal(await one.update({ ...record, version: 2, moves: ['d2d4'] }, 1), false);
   t.assert.deepEqual((await one.get(record.id))!.moves, ['e2e4']);
   t.assert.equal(await one.create({ ...makeRecord(), id: record.id }), false);
+  t.assert.equal(await one.secret(), await two.secret(), 'one secret for every connection to the file');
 });
 
 test('SQLite file: open creates missing parent folders', async (t: TestContext) => {

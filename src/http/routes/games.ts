@@ -23,22 +23,14 @@ import {
   OkResponse,
   ref,
 } from '../../contract/shapes.ts';
-import {
-  DrawParams,
-  GameIdParams,
-  ListQuery,
-  MoveParams,
-  MovesQuery,
-  TakebackParams,
-  makeCursor,
-  operation,
-  parseCursor,
-} from '../schemas.ts';
+import { DrawParams, GameIdParams, ListQuery, MoveParams, MovesQuery, TakebackParams, operation } from '../schemas.ts';
+import type { ListingCursors } from '../cursors.ts';
 
 export interface GameRoutesOptions {
   games: GameService;
   publicUrl: string | undefined; // e.g. 'https://chess.example.org'
   metrics: Metrics;
+  cursors: ListingCursors; // the listing's signed cursors
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -75,7 +67,10 @@ function sendCached(reply: FastifyReply, cache: WeakMap<Game, string>, game: Gam
   void reply.type(JSON_TYPE).send(json);
 }
 
-export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify, { games, publicUrl, metrics }) => {
+export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (
+  fastify,
+  { games, publicUrl, metrics, cursors },
+) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   const gameExists = requireGame(games);
@@ -127,11 +122,12 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (fastify,
     async request => {
       const { player: named, status = 'all', limit = '50', cursor } = request.query;
       const player = named ?? (request.actor.kind === 'player' ? request.actor.player.id : undefined);
-      const page = await games.list({ player, status, limit: Number(limit), before: parseCursor(cursor) });
+      const list = { player, status };
+      const page = await games.list({ player, status, limit: Number(limit), before: cursors.parse(cursor, list) });
       const now = games.now();
       return {
         games: page.games.map(game => gameFullOf(game, now)),
-        nextCursor: page.next === undefined ? null : makeCursor(page.next),
+        nextCursor: page.next === undefined ? null : cursors.make(page.next, list),
       };
     },
   );
