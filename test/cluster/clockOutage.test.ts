@@ -49,15 +49,16 @@ describe('a flag during a PostgreSQL outage', { skip, timeout: 120_000 }, () => 
     const what = listening === 'kept' ? "the pool's connections" : 'every connection';
     test(`${what} cut for 2.5 s around the deadline: the game ends as outOfTime once the database is back`, async (t: TestContext) => {
       const base = server.url;
-      const { gameId } = await call(`${base}${BASE}`, 'POST', { clock: { initial: 2_000, increment: 0 } });
+      const { gameId } = await call(`${base}${BASE}`, 'POST', { clock: { initial: 3_000, increment: 0 } });
       await call(`${base}${BASE}/${gameId}/move/e2e4`, 'POST');
       const moved = await call(`${base}${BASE}/${gameId}/move/e7e5`, 'POST');
-      const deadline = (moved.serverTime as number) + 2_000;
+      const deadline = (moved.serverTime as number) + 3_000;
       const stream = await openStream(`${base}${BASE}/${gameId}/stream`);
       t.after(() => stream.close());
       await stream.waitFor(() => stream.events.length >= 1, 'the gameFull', 5_000);
       t.assert.equal(outage.open().listening, 1, 'the instance listens for announcements through the proxy');
 
+      t.assert.ok(Date.now() < deadline - 1_000, `the stream was open ${deadline - Date.now()} ms before the deadline`);
       await sleepUntil(deadline - 1_000);
       const logged = server.logs.length;
       outage.cut({ listening });
