@@ -19,7 +19,7 @@
  * timers.arm('AbCd1234', null, true); // no deadline any more: disarmed
  * ```
  */
-import { SelfChanges, type Backoff, type Failure } from './selfChanges.ts';
+import { SelfChanges, type Failure } from './selfChanges.ts';
 
 /** How much later an instance fires for a deadline set by another instance's change. */
 export const GRACE_MS = 250;
@@ -27,8 +27,6 @@ export const GRACE_MS = 250;
 export interface ClockTimersOptions {
   /** Each failed try of a game's end (the key is the game's id), e.g. for the log. */
   onFailure?: ((failure: Failure) => void) | undefined;
-  backoff?: Backoff | undefined;
-  random?: (() => number) | undefined;
 }
 
 export class ClockTimers {
@@ -44,7 +42,7 @@ export class ClockTimers {
     now: () => number,
     options: ClockTimersOptions = {},
   ) {
-    this.ends = new SelfChanges<number>({ now, ...options });
+    this.ends = new SelfChanges<number>({ now, onFailure: options.onFailure });
   }
 
   /** Games with a timer armed (or an end being tried). */

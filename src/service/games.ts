@@ -33,7 +33,7 @@ import type { EventBus } from '../bus/bus.ts';
 import { DEFAULTS } from '../config.ts';
 import type { ClockRequest, PlayerInfo } from '../contract/shapes.ts';
 import { ClockTimers } from './clocks.ts';
-import type { Backoff, Failure } from './selfChanges.ts';
+import type { Failure } from './selfChanges.ts';
 import type { PlayerFeed } from '../bus/players.ts';
 import { gameFullOf, gameStateEvent } from '../domain/views.ts';
 import { isOver } from '../domain/status.ts';
@@ -51,7 +51,6 @@ export interface GameServiceDeps {
   maxPgnPlies?: number; // e.g. 10000
   // A try of a clock timer's end of a game failed (the store) and is retried (`failure.retryInMs`), for the log.
   onTimerError?: (error: unknown, failure: Failure) => void;
-  retryBackoff?: Backoff; // the waits between those tries (selfChanges.ts BACKOFF by default)
   players?: PlayerFeed; // where games starting and ending go, for the players' event streams
 }
 
@@ -112,7 +111,7 @@ export class GameService {
           throw error;
         }),
       () => this.now(),
-      { onFailure: failure => deps.onTimerError?.(failure.error, failure), backoff: deps.retryBackoff },
+      { onFailure: failure => deps.onTimerError?.(failure.error, failure) },
     );
   }
 
