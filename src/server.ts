@@ -46,7 +46,11 @@ export async function start(config: Config) {
     cacheSize: config.gameCacheSize,
     cacheBytes: config.gameCacheBytes,
     maxPgnPlies: config.maxPgnPlies,
-    onTimerError: error => warn(`clock timer: ${String(error)}`),
+    // Each failed try of a game's end by its clock; it is tried again until recorded (DECISIONS §13a).
+    onTimerError: (error, { key, failures, retryInMs }) =>
+      warn(
+        `clock timer of game ${key}: ${String(error)} (try ${failures}${retryInMs === undefined ? ', not retried' : `, again in ${retryInMs} ms`})`,
+      ),
     players,
   });
   const app = await buildApp({

@@ -33,6 +33,7 @@ import type { EventBus } from '../bus/bus.ts';
 import { DEFAULTS } from '../config.ts';
 import type { ClockRequest, PlayerInfo } from '../contract/shapes.ts';
 import { ClockTimers } from './clocks.ts';
+import type { Failure } from './selfChanges.ts';
 import type { PlayerFeed } from '../bus/players.ts';
 import { gameFullOf, gameStateEvent } from '../domain/views.ts';
 import { isOver } from '../domain/status.ts';
@@ -48,7 +49,8 @@ export interface GameServiceDeps {
   cacheSize?: number; // games kept in memory, e.g. 10000
   cacheBytes?: number; // estimated heap those games may hold (domain's approximateBytes), e.g. 134217728
   maxPgnPlies?: number; // e.g. 10000
-  onTimerError?: (error: unknown) => void; // a clock timer's end of a game failed (the store), for the log
+  // A try of a clock timer's end of a game failed (the store) and is retried (`failure.retryInMs`), for the log.
+  onTimerError?: (error: unknown, failure: Failure) => void;
   players?: PlayerFeed; // where games starting and ending go, for the players' event streams
 }
 
@@ -101,9 +103,15 @@ export class GameService {
     this.maxPgnPlies = deps.maxPgnPlies ?? DEFAULTS.maxPgnPlies;
     this.sharedStore = deps.sharedStore ?? false;
     this.players = deps.players;
+    // A game's end is tried until it is recorded (DECISIONS §13a); a game that does not exist has none to make.
     this.timers = new ClockTimers(
-      id => void this.expireDue(id).catch((error: unknown) => deps.onTimerError?.(error)),
+      id =>
+        this.expireDue(id).catch((error: unknown) => {
+          if (error instanceof DomainError && error.code === 'GAME_NOT_FOUND') return undefined;
+          throw error;
+        }),
       () => this.now(),
+      { onFailure: failure => deps.onTimerError?.(failure.error, failure) },
     );
   }
 
@@ -225,7 +233,8 @@ export class GameService {
 
   /**
    * Ends a clocked game whose deadline has come (the flag, or the abort of a game not started in time), if it has
-   * not ended yet: what a game's timer calls. Resolves with the change, or undefined when there was none to make.
+   * not ended yet: what a game's timer calls. Resolves with the change, or undefined when there was none to make;
+   * rejects when the store failed (the timer tries again).
    */
   expireDue(id: string): Promise<Change | undefined> {
     return this.serialized(id, async () => {

@@ -8,9 +8,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { skipReason } from '../helpers/external.ts';
 import { fullDisk } from '../helpers/fullDisk.ts';
 import { startServer, type ServerProcess } from '../helpers/server.ts';
+import { openStream } from '../stream/helpers.ts';
 
 const probe = fullDisk(1);
 const mountable = probe.kind === 'tmpfs';
@@ -112,3 +114,67 @@ test('the database file removed while the server runs: written again, nothing lo
   server = await startServer(env);
   await assertAll(t, server, games);
 });
+
+test(
+  'a flag at a deadline during a full disk is recorded once space is freed (DECISIONS §13a)',
+  { skip: skipReason('a tmpfs the test can mount (root)', mountable) },
+  async (t: TestContext) => {
+    const disk = fullDisk(8);
+    t.after(() => disk.cleanup());
+    const server = await startServer({ DATABASE_URL: join(disk.dir, 'chess.sqlite'), RATE_LIMIT_MAX: '0' });
+    t.after(() => server.stop('SIGKILL'));
+    const game = async (gameId: string) =>
+      ((await (await fetch(`${server.url}/api/board/game/${gameId}`)).json()) as { state: any }).state;
+    const listed = async (status: string, gameId: string) => {
+      const res = await fetch(`${server.url}/api/board/game?status=${status}&limit=100`);
+      return ((await res.json()) as { games: Array<{ gameId: string }> }).games.some(g => g.gameId === gameId);
+    };
+    const created = await fetch(`${server.url}/api/board/game`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clock: { initial: 5_000, increment: 0 } }),
+    });
+    const gameId = ((await created.json()) as { gameId: string }).gameId;
+    t.assert.equal((await post(server, `/${gameId}/move/e2e4`)).status, 200);
+    const moved = await post(server, `/${gameId}/move/e7e5`);
+    t.assert.equal(moved.status, 200);
+    const deadline = (moved.body.serverTime as number) + 5_000;
+    const stream = await openStream(`${server.url}/api/board/game/${gameId}/stream`);
+    t.after(() => stream.close());
+    await stream.waitFor(() => stream.events.length >= 1, 'the gameFull', 5_000);
+
+    // The disk fills up before the deadline: writes are refused from then on.
+    disk.fill();
+    let writes = 0; // those that still went through
+    for (; writes < 5000; writes++) if ((await post(server, '')).status === 503) break;
+    t.assert.ok(writes < 5000, 'a write was refused');
+    t.diagnostic(`${writes} writes went through after the disk was filled`);
+    t.assert.ok(Date.now() < deadline - 500, `the disk was full ${deadline - Date.now()} ms before the deadline`);
+    const logged = server.logs.length;
+    await sleep(Math.max(0, deadline + 2_000 - Date.now()));
+    const failed = server.logs.slice(logged).filter(line => line.includes('clock timer'));
+    t.assert.ok(failed.length >= 1, 'the flag could not be recorded on the full disk');
+    const during = await game(gameId);
+    t.assert.deepEqual([during.status, during.wtime], ['started', 0], 'the flag waits, its clock at zero');
+    t.assert.ok(await listed('ongoing', gameId));
+
+    disk.free();
+    const freed = Date.now();
+    await stream.waitFor(
+      () => stream.events.some(event => event.state?.status === 'outOfTime'),
+      'the flag once space is freed',
+      15_000,
+    );
+    t.diagnostic(`${failed.length} tries failed; the flag came ${Date.now() - freed} ms after space was freed`);
+    await sleep(1_000); // a second end would show up by now
+    t.assert.equal(
+      stream.events.filter(event => event.type === 'gameState' && event.state?.status === 'outOfTime').length,
+      1,
+      'one gameState for the flag',
+    );
+    const after = await game(gameId);
+    t.assert.deepEqual([after.status, after.winner, after.wtime], ['outOfTime', 'black', 0]);
+    t.assert.ok(await listed('ended', gameId), 'listed as ended');
+    t.assert.ok(!(await listed('ongoing', gameId)), 'not listed as ongoing');
+  },
+);
