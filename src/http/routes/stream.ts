@@ -166,14 +166,20 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
   );
 };
 
-/** Every ongoing game of a player, each with its version and its view. */
+const ONGOING_PAGE = 100;
+
+/**
+ * Every ongoing game of a player, each with its version and its view, read a page at a time in id order: a game
+ * ongoing throughout is listed once whatever changes meanwhile (in the order of changes, one that moved up between
+ * two pages was missed), and one that starts or ends meanwhile is told by its event, heard from before the read.
+ */
 async function ongoingGames(games: GameService, player: string) {
   const found: Array<{ version: number; game: ReturnType<typeof gameFullOf> }> = [];
-  let before: number | undefined;
-  do {
-    const page = await games.list({ player, status: 'ongoing', limit: 100, before });
-    for (const game of page.games) found.push({ version: game.record.version, game: gameFullOf(game, games.now()) });
-    before = page.next;
-  } while (before !== undefined);
-  return found;
+  let after: string | undefined;
+  for (;;) {
+    const page = await games.ongoing(player, after, ONGOING_PAGE);
+    for (const game of page) found.push({ version: game.record.version, game: gameFullOf(game, games.now()) });
+    if (page.length < ONGOING_PAGE) return found;
+    after = page.at(-1)!.record.id;
+  }
 }
