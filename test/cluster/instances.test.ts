@@ -3,11 +3,11 @@
  * streams of every instance, conflicting changes apply once, a killed instance loses nothing acknowledged,
  * and a database outage gives 503s (never a hang or a 500) and heals without a restart.
  */
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startServer, type ServerProcess } from '../helpers/server.ts';
 import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
+import { Outage } from '../helpers/outage.ts';
 
 const skip = await postgresSkip();
 
@@ -78,53 +78,6 @@ async function movesOf(base: string, gameId: string): Promise<string[]> {
   return ((await res.json()) as { state: { moves: string[] } }).state.moves;
 }
 
-/** A TCP proxy to PostgreSQL that a test can cut (every connection dropped, new ones refused) and restore. */
-class Outage {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  private down = false;
-  port = 0;
-
-  async start(): Promise<void> {
-    const target = new URL(process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-    this.server = createServer(client => {
-      if (this.down) {
-        client.destroy();
-        return;
-      }
-      const upstream = connect(Number(target.port || 5432), target.hostname);
-      for (const [a, b] of [
-        [client, upstream],
-        [upstream, client],
-      ] as const) {
-        this.sockets.add(a);
-        a.on('error', () => b.destroy());
-        a.on('close', () => {
-          this.sockets.delete(a);
-          b.destroy();
-        });
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>(resolve => this.server!.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as { port: number }).port;
-  }
-
-  cut(): void {
-    this.down = true;
-    for (const socket of this.sockets) socket.destroy();
-  }
-
-  restore(): void {
-    this.down = false;
-  }
-
-  async close(): Promise<void> {
-    this.cut();
-    await new Promise<void>(resolve => this.server?.close(() => resolve()));
-  }
-}
-
 describe('several instances on one PostgreSQL database', { skip, timeout: 180_000 }, () => {
   let db: TestDatabase;
   const servers: ServerProcess[] = [];
@@ -137,9 +90,7 @@ describe('several instances on one PostgreSQL database', { skip, timeout: 180_00
     const env = { DATABASE_URL: db.url, MAX_STREAMS_PER_CLIENT: '0', RATE_LIMIT_MAX: '0' };
     // Three instances started together: the migrations must run once between them.
     servers.push(...(await Promise.all([startServer(env), startServer(env), startServer(env)])));
-    const viaProxy = new URL(db.url);
-    viaProxy.host = `127.0.0.1:${outage.port}`;
-    proxied = await startServer({ ...env, DATABASE_URL: viaProxy.toString() });
+    proxied = await startServer({ ...env, DATABASE_URL: outage.url(db.url) });
   });
   after(async () => {
     await Promise.all([...servers, proxied].map(server => server.stop('SIGKILL')));
