@@ -10,7 +10,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { PlayerFeed, PlayerEvent } from '../../bus/players.ts';
-import { PlayerStream } from '../../bus/players.ts';
+import { PlayerStream, retried } from '../../bus/players.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { isOver } from '../../domain/status.ts';
 import { gameFullOf } from '../../domain/views.ts';
@@ -156,8 +156,12 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
         }
         for (const event of waiting) stream.apply(event);
         waiting = undefined;
-        const offResync = players.onResync(() => void look().catch(() => undefined));
+        // A look after announcements were missed is tried again until it succeeds, while the stream is open.
+        let open = true;
+        const failed = (error: unknown) => request.log.warn({ err: error, player }, 'event stream: look again');
+        const offResync = players.onResync(() => void retried(look, () => open, failed));
         return () => {
+          open = false;
           off();
           offResync();
         };
