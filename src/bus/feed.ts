@@ -15,8 +15,8 @@
 import type { ChangeListener, EventBus, GameChange } from './bus.ts';
 import type { GameStore } from '../store/store.ts';
 
-/** Delay before retrying a catch-up that failed because the store did not answer. */
-const RETRY_MS = 1000;
+/** Delay before retrying a catch-up (or a player's event, players.ts) that failed because the store did not answer. */
+export const RETRY_MS = 1000;
 
 interface Subscriber {
   cursor: number; // the last version this subscriber has

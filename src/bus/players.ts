@@ -4,7 +4,9 @@
  *
  * They come from two sources: the service publishes the transitions of changes it commits itself (one instance
  * on its own store), and with a store shared by several instances every instance hears every transition through
- * the change announcements (`announce`), reading the game's state at that version from the change log.
+ * the change announcements (`announce`), reading the game's state at that version from the change log. A read
+ * that fails (the store unreachable for a while) is tried again until it succeeds, as the change feed's catch-up
+ * is, and the player's later events wait for it: they are delayed, never lost (DECISIONS §13a).
  *
  * Each stream keeps what it told its client of each game (`PlayerStream`): a game's events are applied in version
  * order and once; a start of a game it already showed started, or a finish of one it never showed, is not sent.
@@ -15,6 +17,7 @@
  * ```
  */
 import type { GameFull } from '../contract/shapes.ts';
+import { RETRY_MS } from './feed.ts';
 
 export interface PlayerEvent {
   type: 'gameStart' | 'gameFinish';
@@ -34,10 +37,33 @@ export interface AnnouncedTransition {
   black: string;
 }
 
+/**
+ * Runs `task` until it succeeds, again RETRY_MS after each failure (reported to `onError`), while `wanted()` holds:
+ * a read of the store that fails is retried, never skipped. Resolves once it has succeeded or is no longer wanted.
+ */
+export async function retried(
+  task: () => Promise<void>,
+  wanted: () => boolean,
+  onError: (error: unknown) => void,
+): Promise<void> {
+  while (wanted()) {
+    try {
+      await task();
+      return;
+    } catch (error) {
+      onError(error);
+    }
+    await new Promise<void>(resolve => setTimeout(resolve, RETRY_MS).unref());
+  }
+}
+
 export class PlayerFeed {
   private readonly listeners = new Map<string, Set<PlayerListener>>();
   private readonly resyncs = new Set<() => void>();
-  /** One announced transition at a time per game, so that a game's events keep their order. */
+  /**
+   * One announced transition at a time per player (the last one of each player's queue), so that a player's events
+   * keep the order of their commits, also while a read is retried; a game's events keep theirs with its seats'.
+   */
   private readonly queues = new Map<string, Promise<void>>();
 
   /**
@@ -79,20 +105,26 @@ export class PlayerFeed {
     for (const player of new Set(players)) for (const listener of this.listeners.get(player) ?? []) listener(event);
   }
 
-  /** A transition announced by the store (any instance's): read at its version, then published. */
+  /**
+   * A transition announced by the store (any instance's): read at its version, then published, after the
+   * transitions announced before it to either of its players. A read that fails is tried again (`retried`) for as
+   * long as one of the players has a stream here.
+   */
   announce(announced: AnnouncedTransition): void {
     const { gameId, version, transition, white, black } = announced;
-    if (!this.listeners.has(white) && !this.listeners.has(black)) return;
-    const previous = this.queues.get(gameId) ?? Promise.resolve();
-    const next = previous
-      .then(async () => {
-        const game = await this.gameAt(gameId, version);
-        if (game) this.publish([white, black], { type: transition, gameId, version, game });
-      })
+    const heard = () => this.listeners.has(white) || this.listeners.has(black);
+    if (!heard()) return;
+    const seats = [...new Set([white, black])];
+    const read = async () => {
+      const game = await this.gameAt(gameId, version);
+      if (game) this.publish([white, black], { type: transition, gameId, version, game });
+    };
+    const next = Promise.all(seats.map(player => this.queues.get(player) ?? Promise.resolve()))
+      .then(() => retried(read, heard, this.onError))
       .catch((error: unknown) => this.onError(error));
-    this.queues.set(gameId, next);
+    for (const player of seats) this.queues.set(player, next);
     void next.then(() => {
-      if (this.queues.get(gameId) === next) this.queues.delete(gameId);
+      for (const player of seats) if (this.queues.get(player) === next) this.queues.delete(player);
     });
   }
 }

@@ -21,6 +21,7 @@ import {
   restoreGame,
   type Change,
   type Game,
+  type GameRecord,
   type NewGameInput,
 } from '../domain/game.ts';
 import { gameFromPgn } from '../domain/pgn.ts';
@@ -343,11 +344,23 @@ export class GameService {
   async list(query: ListQuery): Promise<GamePage> {
     const rows = await this.store.listGames({ ...query, limit: query.limit + 1 });
     const page = rows.slice(0, query.limit);
-    const games = page.map(({ record }) => {
-      const cached = this.cache.get(record.id)?.game;
-      return cached?.record.version === record.version ? cached : restoreGame(record);
-    });
+    const games = page.map(({ record }) => this.restored(record));
     return { games, next: rows.length > query.limit ? page.at(-1)!.seq : undefined };
+  }
+
+  /**
+   * A page of a player's ongoing games in id order, those after the id `after` (GameStore.ongoingGames): a walk
+   * through these pages lists once every game ongoing throughout, however the games change meanwhile.
+   */
+  async ongoing(player: string, after: string | undefined, limit: number): Promise<Game[]> {
+    const records = await this.store.ongoingGames(player, after, limit);
+    return records.map(record => this.restored(record));
+  }
+
+  /** A game read from the store: the copy in memory when it is of the same version, else the record replayed. */
+  private restored(record: GameRecord): Game {
+    const cached = this.cache.get(record.id)?.game;
+    return cached?.record.version === record.version ? cached : restoreGame(record);
   }
 
   /**

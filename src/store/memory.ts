@@ -67,6 +67,16 @@ export class MemoryGameStore implements GameStore, TokenStore {
     return Promise.resolve(page.map(({ record, seq }) => ({ record, seq })));
   }
 
+  ongoingGames(player: string, after: string | undefined, limit: number): Promise<GameRecord[]> {
+    const page = [...this.order]
+      .filter(([id, { ended }]) => !ended && id > (after ?? ''))
+      .map(([id]) => JSON.parse(this.games.get(id)!) as GameRecord)
+      .filter(record => record.white.id === player || record.black.id === player)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, limit);
+    return Promise.resolve(page);
+  }
+
   private indexed(id: string, { deadline, ended }: GameIndex): void {
     if (deadline === null) this.deadlines.delete(id);
     else this.deadlines.set(id, deadline);

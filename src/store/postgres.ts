@@ -19,6 +19,7 @@ import { DomainError } from '../domain/errors.ts';
 import {
   CHANGE_LOG_RETENTION_MS,
   listGamesSql,
+  ongoingGamesSql,
   loggedVersionError,
   NO_INDEX,
   type ClockedGame,
@@ -143,6 +144,19 @@ export class PostgresGameStore implements GameStore, TokenStore {
         values: names.map(name => given[name]),
       });
       return result.rows.map(row => ({ record: recordOfRow(row), seq: Number(row.seq) }));
+    });
+  }
+
+  ongoingGames(player: string, after: string | undefined, limit: number): Promise<GameRecord[]> {
+    const params = ['player', 'after', 'limit'] as const; // numbered in this order
+    const page = ongoingGamesSql(name => `$${params.indexOf(name) + 1}`);
+    return this.run(async () => {
+      const result = await this.pool.query<GameRow>({
+        name: 'chess-ongoing-games',
+        text: `SELECT page.*, ${LINE_SQL('page')} FROM (${page}) AS page ORDER BY id`,
+        values: [player, after ?? '', limit],
+      });
+      return result.rows.map(recordOfRow);
     });
   }
 

@@ -310,6 +310,12 @@ export class SqliteGameStore implements GameStore, TokenStore {
     );
   }
 
+  ongoingGames(player: string, after: string | undefined, limit: number): Promise<GameRecord[]> {
+    return this.read(() =>
+      this.games.ongoing.all({ player, after: after ?? '', limit }).map(row => recordOfRow(this.games, row)),
+    );
+  }
+
   insertToken(token: StoredToken): Promise<void> {
     const { id, hash, player, createdAt } = token;
     return this.enqueue(

@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
 import { restoreGame } from '../domain/game.ts';
 import { indexOfGame } from '../domain/transitions.ts';
 import { lineDelta, recordOf, type MoveRow, type StoredGameData } from './rows.ts';
-import { listGamesSql, type ClockedGame, type ListQuery } from './store.ts';
+import { listGamesSql, ongoingGamesSql, type ClockedGame, type ListQuery } from './store.ts';
 import type { GameRecord } from '../domain/game.ts';
 import { TOKEN_COLUMNS, type TokenRow } from './tokens.ts';
 
@@ -37,6 +37,9 @@ export function prepareGameStatements(db: Database.Database) {
       'UPDATE games SET version = ?, updated_at = ?, data = ?, deadline = ?, ended = ?, seq = ? WHERE id = ? AND version = ?',
     ),
     clocked: db.prepare<[], ClockedGame>('SELECT id, deadline FROM games WHERE deadline IS NOT NULL'),
+    ongoing: db.prepare<[{ player: string; after: string; limit: number }], GameRow>(
+      `${ongoingGamesSql(name => `@${name}`)} ORDER BY g.id`,
+    ),
     moves: db.prepare<[string], MoveRow>('SELECT uci, clock FROM game_moves WHERE game_id = ? ORDER BY ply'),
     putMove: db.prepare<[string, number, string, number | null]>(
       `INSERT INTO game_moves (game_id, ply, uci, clock) VALUES (?, ?, ?, ?)

@@ -61,6 +61,19 @@ export function listGamesSql(query: ListQuery, param: (name: 'player' | 'before'
   return `SELECT * FROM (${branches.join(' UNION ')}) AS page ORDER BY seq DESC LIMIT ${param('limit')}`;
 }
 
+/**
+ * The SQL of a page of a player's ongoing games in id order (ongoingGames), for both stores: the ids from the index
+ * of each seat (a game a player holds both seats of is one id), then their rows.
+ */
+export function ongoingGamesSql(param: (name: 'player' | 'after' | 'limit') => string): string {
+  const ids = (seat: string) =>
+    `SELECT id FROM games WHERE ${seat} = ${param('player')} AND ended = 0 AND id > ${param('after')}`;
+  return (
+    `SELECT g.id, g.version, g.created_at, g.data FROM (${ids('white_id')} UNION ${ids('black_id')} ` +
+    `ORDER BY id LIMIT ${param('limit')}) AS page JOIN games g ON g.id = page.id`
+  );
+}
+
 /** A game whose clock will call for the service to act. */
 export interface ClockedGame {
   id: string;
@@ -97,6 +110,13 @@ export interface GameStore {
    * repeat or skip it. Indexed, so that a page costs the same however many games are stored.
    */
   listGames(query: ListQuery): Promise<ListedGame[]>;
+  /**
+   * A page of the games `player` holds a seat in that are not over, in id order, from the first id after `after`
+   * (from the first without it). Ids never change, so a walk through the pages lists once every game that is
+   * ongoing throughout, whatever changes meanwhile; in the order of changes (listGames), a game that changes
+   * between two pages moves up past the walk and is missed. What a player's event stream opens with.
+   */
+  ongoingGames(player: string, after: string | undefined, limit: number): Promise<GameRecord[]>;
   /**
    * The logged changes of a game after `afterVersion`, in version order. Entries may be gone (a caller that
    * finds a gap has to start over from the game itself): a shared store keeps them in the database for

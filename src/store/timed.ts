@@ -32,6 +32,7 @@ export function timedStore(
     ),
     clockedGames: () => store.clockedGames(),
     listGames: query => store.listGames(query),
+    ongoingGames: (player, after, limit) => store.ongoingGames(player, after, limit),
     get: id => {
       onRead();
       return store.get(id);

@@ -58,3 +58,68 @@ test('the feed: published to the streams of both seats, once for a player on bot
   t.assert.deepEqual(heard.ann!.slice(2), ['gameStart X@1', 'gameFinish X@2']);
   t.assert.deepEqual(reads, ['X@1', 'X@2'], 'no read for a game whose seats have no stream here');
 });
+
+/** Lets the feed's queued reads run: the reads here answer at once, so a few turns of the loop do. */
+const settle = async () => {
+  for (let i = 0; i < 10; i++) await new Promise(resolve => setImmediate(resolve));
+};
+
+test('an announced transition whose read fails is read again a second later until it succeeds; the player’s later events wait for it', async (t: TestContext) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  let down = true; // the change log cannot be read
+  const reads: string[] = [];
+  const errors: unknown[] = [];
+  const feed = new PlayerFeed(
+    (gameId, version) => {
+      reads.push(`${gameId}@${version}`);
+      return down ? Promise.reject(new Error('store unreachable')) : Promise.resolve(game(gameId));
+    },
+    error => errors.push(error),
+  );
+  const heard: string[] = [];
+  feed.subscribe('ann', e => heard.push(`${e.type} ${e.gameId}@${e.version}`));
+  feed.announce({ gameId: 'X', version: 1, transition: 'gameStart', white: 'ann', black: 'bob' });
+  feed.announce({ gameId: 'Y', version: 1, transition: 'gameStart', white: 'ann', black: 'ann' });
+  feed.announce({ gameId: 'X', version: 2, transition: 'gameFinish', white: 'ann', black: 'bob' });
+  await settle();
+  t.assert.deepEqual(heard, [], 'nothing yet: the read failed');
+  t.assert.deepEqual(reads, ['X@1'], 'the later transitions of the player wait for the first');
+  t.assert.equal(errors.length, 1, 'the failure is reported');
+  t.mock.timers.tick(999);
+  await settle();
+  t.assert.deepEqual(reads, ['X@1'], 'the retry waits a second');
+  t.mock.timers.tick(1);
+  await settle();
+  t.assert.deepEqual(reads, ['X@1', 'X@1'], 'read again, and again refused');
+  t.assert.deepEqual(heard, []);
+  down = false; // the store is back
+  t.mock.timers.tick(1000);
+  await settle();
+  t.assert.deepEqual(heard, ['gameStart X@1', 'gameStart Y@1', 'gameFinish X@2'], 'each once, in the order announced');
+  t.assert.deepEqual(reads, ['X@1', 'X@1', 'X@1', 'Y@1', 'X@2']);
+  t.mock.timers.tick(5000);
+  await settle();
+  t.assert.equal(heard.length, 3, 'nothing more');
+  t.assert.equal(errors.length, 2);
+});
+
+test('a failed read is no longer tried once no stream of its players is left', async (t: TestContext) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  let reads = 0;
+  const feed = new PlayerFeed(() => {
+    reads++;
+    return Promise.reject(new Error('store unreachable'));
+  });
+  const off = feed.subscribe('ann', () => undefined);
+  feed.announce({ gameId: 'X', version: 1, transition: 'gameStart', white: 'ann', black: 'bob' });
+  await settle();
+  t.mock.timers.tick(1000);
+  await settle();
+  t.assert.equal(reads, 2);
+  off();
+  for (let i = 0; i < 5; i++) {
+    t.mock.timers.tick(1000);
+    await settle();
+  }
+  t.assert.equal(reads, 2, 'nobody to tell: no more reads');
+});

@@ -22,6 +22,7 @@ export interface TestApp {
   store: GameStore;
   games: GameService;
   playerTokens: PlayerTokens;
+  players: PlayerFeed;
 }
 
 /** The token store of a test's store: the store itself when it keeps tokens, else one in memory. */
@@ -69,7 +70,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     logger,
     trustProxy,
   });
-  return { app, store, games, playerTokens };
+  return { app, store, games, playerTokens, players };
 }
 
 /**

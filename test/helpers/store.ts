@@ -10,6 +10,7 @@ export function storeWith(store: GameStore, overrides: Partial<GameStore>): Game
       store.update(record, expectedVersion, event, index, previous),
     clockedGames: () => store.clockedGames(),
     listGames: query => store.listGames(query),
+    ongoingGames: (player, after, limit) => store.ongoingGames(player, after, limit),
     changesSince: (id, afterVersion) => store.changesSince(id, afterVersion),
     secret: () => store.secret(),
     ping: () => store.ping(),

@@ -282,6 +282,44 @@ export function runGameStoreContract(
       t.assert.equal(await store.secret(), secret);
     });
 
+    test("ongoingGames: a player's games not over, in id order after an id; a write does not move a game", async (t: TestContext) => {
+      const store = await open(t);
+      const player = `p-${makeRecord().id}`; // a player of this test alone, on a store other tests share
+      const mine = { id: player, displayName: 'P' };
+      const records = [
+        makeRecord({ white: mine }),
+        makeRecord({ black: mine }),
+        makeRecord({ white: mine, black: mine }),
+        makeRecord({ white: mine }),
+        makeRecord({ black: mine }),
+      ];
+      // Created in an order other than their ids'; the fourth is over.
+      for (const i of [3, 0, 4, 2, 1]) {
+        t.assert.equal(await store.create(records[i]!, { deadline: null, ended: i === 3 }), true);
+      }
+      await store.create(makeRecord()); // another player's
+      const [a, b, c, , e] = records.map(record => record.id);
+      const ids = async (after?: string, limit = 10) =>
+        (await store.ongoingGames(player, after, limit)).map(record => record.id);
+      t.assert.deepEqual(await ids(), [a, b, c, e], 'a game held on both seats is listed once; none over');
+      t.assert.deepEqual(await ids(undefined, 2), [a, b]);
+      t.assert.deepEqual(await ids(b, 2), [c, e], 'the games after an id');
+      t.assert.deepEqual(await ids(e), []);
+      t.assert.deepEqual(await store.ongoingGames('nobody', undefined, 10), []);
+      t.assert.deepEqual((await store.ongoingGames(player, undefined, 1))[0], records[0], 'each with its record');
+      // A change keeps a game in its place; an end takes it out; a resumed game is back in its place.
+      t.assert.equal(await store.update({ ...records[0]!, version: 2, moves: ['e2e4'] }, 1), true);
+      t.assert.deepEqual(await ids(), [a, b, c, e]);
+      t.assert.deepEqual(await ids(undefined, 1), [a]);
+      t.assert.equal(
+        await store.update({ ...records[1]!, version: 2 }, 1, undefined, { deadline: null, ended: true }),
+        true,
+      );
+      t.assert.deepEqual(await ids(), [a, c, e]);
+      t.assert.equal(await store.update({ ...records[1]!, version: 3 }, 2), true);
+      t.assert.deepEqual(await ids(), [a, b, c, e]);
+    });
+
     test('ping resolves on an open store', async (t: TestContext) => {
       const store = await open(t);
       t.assert.equal(await store.ping(), undefined);

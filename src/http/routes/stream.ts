@@ -10,7 +10,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { PlayerFeed, PlayerEvent } from '../../bus/players.ts';
-import { PlayerStream } from '../../bus/players.ts';
+import { PlayerStream, retried } from '../../bus/players.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { isOver } from '../../domain/status.ts';
 import { gameFullOf } from '../../domain/views.ts';
@@ -156,8 +156,12 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
         }
         for (const event of waiting) stream.apply(event);
         waiting = undefined;
-        const offResync = players.onResync(() => void look().catch(() => undefined));
+        // A look after announcements were missed is tried again until it succeeds, while the stream is open.
+        let open = true;
+        const failed = (error: unknown) => request.log.warn({ err: error, player }, 'event stream: look again');
+        const offResync = players.onResync(() => void retried(look, () => open, failed));
         return () => {
+          open = false;
           off();
           offResync();
         };
@@ -166,14 +170,20 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
   );
 };
 
-/** Every ongoing game of a player, each with its version and its view. */
+const ONGOING_PAGE = 100;
+
+/**
+ * Every ongoing game of a player, each with its version and its view, read a page at a time in id order: a game
+ * ongoing throughout is listed once whatever changes meanwhile (in the order of changes, one that moved up between
+ * two pages was missed), and one that starts or ends meanwhile is told by its event, heard from before the read.
+ */
 async function ongoingGames(games: GameService, player: string) {
   const found: Array<{ version: number; game: ReturnType<typeof gameFullOf> }> = [];
-  let before: number | undefined;
-  do {
-    const page = await games.list({ player, status: 'ongoing', limit: 100, before });
-    for (const game of page.games) found.push({ version: game.record.version, game: gameFullOf(game, games.now()) });
-    before = page.next;
-  } while (before !== undefined);
-  return found;
+  let after: string | undefined;
+  for (;;) {
+    const page = await games.ongoing(player, after, ONGOING_PAGE);
+    for (const game of page) found.push({ version: game.record.version, game: gameFullOf(game, games.now()) });
+    if (page.length < ONGOING_PAGE) return found;
+    after = page.at(-1)!.record.id;
+  }
 }
