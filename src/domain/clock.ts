@@ -3,17 +3,21 @@
  * about (`now`, milliseconds since the epoch). The service keeps the timers (service/clocks.ts).
  *
  * A clock is a time control (real time `{initial, increment}` in ms, or correspondence `{daysPerMove}`), the time
- * each side had left when the side to move's clock last started (`since`), and its phase: 0 before any move, 1
- * after the first mover's first move, 2 once both sides have moved once. Only in phase 2 does a clock run; until
- * then a game can be aborted, and is aborted by the service when the side to move has not made its first move
- * within FIRST_MOVE_MS (correspondence: `daysPerMove` days) of `since`.
+ * each side had left when the side to move's clock last started (`since`), its phase: 0 before any move, 1
+ * after the first mover's first move, 2 once both sides have moved once, and `timedFrom`, the first of the game's
+ * moves that earned an increment. Only in phase 2 does a clock run; until then a game can be aborted, and is
+ * aborted by the service when the side to move has not made its first move within FIRST_MOVE_MS (correspondence:
+ * `daysPerMove` days) of `since`.
  *
  * A move takes from the mover what passed since `since`, then adds the increment (correspondence: the next side
- * gets `daysPerMove` days). Any other change of whose turn it is (undo, redo, a takeback) takes what passed from
- * the side that was to move and gives nothing back; the new side to move runs from then.
+ * gets `daysPerMove` days); a redo is that move made again, and does the same. An undo or a takeback takes what
+ * passed from the side that was to move, gives nothing of it back, and takes back the increment each move taken
+ * back earned (DECISIONS §13a), so that no sequence of moves and takebacks raises a clock above its initial time
+ * plus the increments of the moves on the board; the new side to move runs from then. Back before both sides'
+ * first moves, the clock stops again as at the start: phase 0 or 1, the first-move timeout counted from then.
  *
  * ```ts
- * const clock = newClock({ initial: 300_000, increment: 2_000 }, 'white', now);
+ * const clock = newClock({ initial: 300_000, increment: 2_000 }, now);
  * timesAt(clock, 'white', later);   // { white: 300000, black: 300000 }: no clock runs before both sides moved
  * deadlineOf(clock, 'white', false); // when the service must act: an abort now, a flag in phase 2
  * ```
@@ -36,6 +40,9 @@ export interface Clock {
   readonly black: number;
   readonly since: number; // ms since the epoch: when the side to move's period started
   readonly phase: 0 | 1 | 2; // 0: no move yet; 1: the first mover has moved; 2: both have, the clock runs
+  // The first of the game's moves (an index of its record's moves) that earned an increment: every move on the
+  // board from it did, none before it (the first moves, and the moves an import replayed), e.g. 2.
+  readonly timedFrom: number;
 }
 
 /** How long a side has for its first move in a real-time game before the service aborts the game. */
@@ -51,7 +58,8 @@ const fullTime = (control: TimeControl): number =>
 /** A new game's clock; `plies` moves already played (a PGN import counts them toward the phase). */
 export function newClock(control: TimeControl, now: number, plies = 0): Clock {
   const time = fullTime(control);
-  return { control, white: time, black: time, since: now, phase: plies >= 2 ? 2 : plies === 1 ? 1 : 0 };
+  const phase = plies >= 2 ? 2 : plies === 1 ? 1 : 0;
+  return { control, white: time, black: time, since: now, phase, timedFrom: Math.max(2, plies) };
 }
 
 /** Each side's time left at `now`: the side to move's clock runs in phase 2 until the game is over. */
@@ -96,10 +104,35 @@ export function afterMove(clock: Clock, mover: Color, now: number, firstMover: C
   return { ...clock, white: times.white!, black: times.black!, since: now };
 }
 
-/** The clock after a change of whose turn it is other than a move (undo, redo, takeback): no time given back. */
-export function afterRewind(clock: Clock, turnBefore: Color, now: number): Clock {
-  if (clock.phase < 2) return { ...clock, since: now };
-  return { ...clock, ...timesAt(clock, turnBefore, now, false), since: now };
+/**
+ * The clock after the last `count` of the game's `played` moves are taken back at `now` (an undo, a takeback):
+ * the side that was to move (`turn`) is charged what passed while its clock ran (`running`: false after an end of
+ * the position, which stopped it), each move taken back takes its increment with it (never below zero), and the
+ * side to move after it runs from `now`. Taken back before both sides' first moves, the clock stops again: the
+ * phase of the moves left, the first-move timeout from `now`, and a correspondence clock's whole periods back
+ * (its days are per move, so it holds nothing a move earned). `firstMover`: the side that moves first from the
+ * game's start.
+ */
+export function afterTakeBack(
+  clock: Clock,
+  turn: Color,
+  now: number,
+  taken: { played: number; count: number; firstMover: Color },
+  running = true,
+): Clock {
+  const { control, timedFrom } = clock;
+  const times = running ? timesAt(clock, turn, now, false) : { white: clock.white, black: clock.black };
+  const left = taken.played - taken.count;
+  if (!isCorrespondence(control)) {
+    for (let i = Math.max(left, timedFrom); i < taken.played; i++) {
+      const mover: Color = i % 2 === 0 ? taken.firstMover : taken.firstMover === 'white' ? 'black' : 'white';
+      times[mover] = Math.max(0, times[mover] - control.increment);
+    }
+  }
+  if (left >= 2) return { ...clock, ...times, since: now, timedFrom: Math.max(2, Math.min(timedFrom, left)) };
+  const full = fullTime(control);
+  const stoppedTimes = isCorrespondence(control) ? { white: full, black: full } : times;
+  return { ...clock, ...stoppedTimes, since: now, phase: left === 1 ? 1 : 0, timedFrom: 2 };
 }
 
 /** A requested time control (fields checked one by one by the schema): which of them go together. */

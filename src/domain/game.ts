@@ -146,7 +146,7 @@ export const clockOf = (input: NewGameInput, plies = 0): Clock | null =>
 
 /** Rebuilds a stored game by replaying its moves from the start position (done once per load). */
 export function restoreGame(record: GameRecord): Game {
-  const start = parseStrictFen(record.startFen);
+  const start = parseStrictFen(record.startFen, { stored: true });
   if (!start.ok) throw new Error(`stored game ${record.id} has an invalid start FEN: ${start.error.message}`);
   const pos = start.value;
   const startPly = plyOf(pos);

@@ -7,13 +7,16 @@
  * makeMovetext(pos.value, ['Ka2']); // '1. Ka2'
  * ```
  */
+import { knightAttacks, queenAttacks } from 'chessops/attacks';
+import { boardEquals, type Board } from 'chessops/board';
 import { Chess, isImpossibleCheck } from 'chessops/chess';
 import { INITIAL_FEN, makeFen as chessopsMakeFen, parseBoardFen, parseFen } from 'chessops/fen';
 import { parsePgn, emptyHeaders } from 'chessops/pgn';
+import { defaultSetup } from 'chessops/setup';
 import { SquareSet } from 'chessops/squareSet';
 import { defined, makeSquare, opposite, parseSquare, squareRank } from 'chessops/util';
 import type { Position } from 'chessops/chess';
-import type { SquareName } from 'chessops/types';
+import type { NormalMove, Role, Square, SquareName } from 'chessops/types';
 import { DomainError, err, ok, type Result } from './errors.ts';
 import { scanPgn } from './pgnScan.ts';
 
@@ -29,11 +32,18 @@ const CASTLING_RULES: Record<string, { color: 'white' | 'black'; king: SquareNam
 
 const fenError = (message: string): Result<never> => err(new DomainError('INVALID_FEN', message, 'fen'));
 
+/** How a FEN is read: `stored`, a start position this service accepted before (see parseStrictFen). */
+export interface FenReading {
+  readonly stored?: boolean;
+}
+
 /**
  * Parses a FEN of standard chess and checks that it describes a legal position, with a message naming the
- * first problem found. Castling rights and en-passant squares are checked, not silently dropped.
+ * first problem found. Castling rights and en-passant squares are checked, not silently dropped. A check from
+ * two pieces must be one some last move can give (`canFollowAMove`); a stored start position (`stored`) is read
+ * without that rule, which older versions of the service did not have, so that the games they kept still load.
  */
-export function parseStrictFen(text: string): Result<Chess> {
+export function parseStrictFen(text: string, reading: FenReading = {}): Result<Chess> {
   const fields = text.trim().split(/\s+/);
   if (fields.length !== 6) {
     return fenError(
@@ -117,7 +127,85 @@ export function parseStrictFen(text: string): Result<Chess> {
         : `FEN is not a legal position: impossible check: ${setup.turn} is in check, which the last move (the two-square pawn move the en-passant square ${ep} names) cannot have given`,
     );
   }
+  const checkers = pos.value.ctx().checkers;
+  if (!reading.stored && checkers.size() === 2 && !canFollowAMove(pos.value)) {
+    const squares = [...checkers].map(makeSquare).join(' and ');
+    return fenError(
+      `FEN is not a legal position: impossible check: ${setup.turn} is in check from 2 pieces at once (on ${squares}), which no last move can give`,
+    );
+  }
   return ok(pos.value);
+}
+
+/** What the side that moved last may have taken on the square it moved to: nothing, or any piece but a king. */
+const TAKEN: ReadonlyArray<Role | undefined> = [undefined, 'knight', 'bishop', 'rook', 'queen', 'pawn'];
+
+/**
+ * Whether some move of the side not to move, from a position where the side to move was not in check (else it
+ * would not have been the other side's turn), leaves `pos`'s board (DECISIONS §15). chessops' `isImpossibleCheck`
+ * refuses three checkers, two aligned with the king and two that are pawns or knights; other pairs pass it,
+ * though many no move can give, such as two bishops on b4 and h4 against a king on e1. A double check is a
+ * discovered check joined by the check of the piece that moved (as it was, or promoted), or two lines opened at
+ * once by an en-passant capture; rather than list which pairs of pieces and lines can go together, the last move
+ * is searched for, and chessops judges each candidate: every checker, and every pawn that may just have taken en
+ * passant, is put back on each empty square it may have come from (any square a queen or a knight reaches from
+ * where it stands), with or without a piece it took there, promoted or not; the move counts if chessops finds it
+ * legal in that earlier position and it leaves this board. Castling is not tried: the rook's check is the only
+ * one it can give, since the king and rook leave squares on the edge whose lines the rook's new square closes.
+ */
+function canFollowAMove(pos: Chess): boolean {
+  const { board } = pos;
+  const mover = opposite(pos.turn);
+  const lastRank = mover === 'white' ? 7 : 0;
+  const forward = mover === 'white' ? 8 : -8;
+  const origins = (to: Square) => queenAttacks(to, board.occupied).union(knightAttacks(to)).diff(board.occupied);
+  for (const to of pos.ctx().checkers) {
+    const { role } = board.get(to)!;
+    const promoted = role !== 'pawn' && role !== 'king' && squareRank(to) === lastRank;
+    for (const from of origins(to)) {
+      for (const taken of TAKEN) {
+        if (leadsTo(pos, { from, to }, role, taken)) return true;
+        if (promoted && leadsTo(pos, { from, to, promotion: role }, 'pawn', taken)) return true;
+      }
+    }
+  }
+  // Two lines opened by one move: only an en-passant capture empties two squares that can both be on one.
+  const landed = board.pieces(mover, 'pawn').intersect(SquareSet.fromRank(mover === 'white' ? 5 : 2));
+  for (const to of landed) {
+    const passed = to - forward; // the pawn it took stood there
+    if (board.occupied.has(passed)) continue;
+    for (const from of origins(to)) {
+      if (leadsTo(pos, { from, to }, 'pawn', undefined, passed)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether `move`, played by the side not to move in `pos` from the position before it, is legal there and leaves
+ * `pos`'s board: the moving piece (a `role` of that side) stood on `move.from`, `taken` (a piece of the side to
+ * move) on `move.to`, and, for an en-passant capture, a pawn of the side to move on `passed`.
+ */
+function leadsTo(pos: Chess, move: NormalMove, role: Role, taken: Role | undefined, passed?: Square): boolean {
+  const mover = opposite(pos.turn);
+  const before: Board = pos.board.clone();
+  before.take(move.to);
+  before.set(move.from, { role, color: mover });
+  if (taken) before.set(move.to, { role: taken, color: pos.turn });
+  if (passed !== undefined) before.set(passed, { role: 'pawn', color: pos.turn });
+  const setup = {
+    ...defaultSetup(),
+    board: before,
+    turn: mover,
+    castlingRights: SquareSet.empty(),
+    epSquare: passed === undefined ? undefined : move.to,
+  };
+  // fromSetup refuses an earlier position in which the side to move now was in check on the other side's turn.
+  const earlier = Chess.fromSetup(setup);
+  if (earlier.isErr || !earlier.value.isLegal(move)) return false;
+  const after = earlier.value.clone();
+  after.play(move);
+  return boardEquals(after.board, pos.board);
 }
 
 /**
@@ -154,7 +242,7 @@ export function parsePgnFenTag(text: string): Result<Chess> {
   return parseStrictFen(fields.join(' '));
 }
 
-function epSquareProblem(board: Chess['board'], turn: 'white' | 'black', ep: number): string | undefined {
+function epSquareProblem(board: Board, turn: 'white' | 'black', ep: number): string | undefined {
   const expectedRank = turn === 'white' ? 5 : 2;
   if (squareRank(ep) !== expectedRank) {
     return `with ${turn} to move it must be on rank ${expectedRank + 1}`;

@@ -16,7 +16,7 @@
 import type { NormalMove } from 'chessops/types';
 import { opposite } from 'chessops/util';
 import type { Color, DrawAction, TakebackAction } from '../contract/vocabulary.ts';
-import { afterMove, afterRewind, deadlineOf, stopped, type Clock } from './clock.ts';
+import { afterMove, afterTakeBack, deadlineOf, stopped, type Clock } from './clock.ts';
 import { DomainError, err, ok, type Result } from './errors.ts';
 import { derive, firstMoverOf, lineOf, type Change, type FinalResult, type Game, type GameRecord } from './game.ts';
 import { growingCopy, playOn, withoutLastMove } from './line.ts';
@@ -82,8 +82,8 @@ const ended = (game: Game, result: FinalResult, now: number): Result<Change> =>
   change(game, { ...game.record, ...CLEARED_BY_POSITION, result, clock: clockAtEnd(game, now) }, now);
 
 /**
- * Plays a legal chessops move (already checked) at `now`: the next version, with `redo` as its redo stack and
- * `clock` as the clock after it (undefined: the clock after a move, with its increment).
+ * Plays a legal chessops move (already checked) at `now`: the next version, with `redo` as its redo stack; the
+ * clock charges the mover and adds the increment (clock.ts), from `clock` (undefined: the game's clock).
  */
 function playMove(
   game: Game,
@@ -97,8 +97,8 @@ function playMove(
   const line = growingCopy(lineOf(game));
   playOn(line, pos, move, uci);
   const mover = game.pos.turn;
-  const before = game.record.clock;
-  const after = clock ?? (before && afterMove(before, mover, now, firstMoverOf(game)));
+  const before = clock ?? game.record.clock;
+  const after = before && afterMove(before, mover, now, firstMoverOf(game));
   const record: GameRecord = {
     ...game.record,
     ...CLEARED_BY_POSITION,
@@ -113,27 +113,22 @@ function playMove(
 }
 
 /**
- * The clock after an undo, redo or takeback at `now`: the side to move is charged (nothing is given back) and the
- * new side to move runs; after an end of the position, which stopped the clock, it only runs again.
+ * The game `count` moves back at `now`, with `redo` as its redo stack (the next version): the clock charges the side
+ * that was to move (no time given back) and takes back the increments the moves earned (clock.ts); after an end
+ * of the position, which stopped the clock, nothing is charged.
  */
-function rewound(game: Game, now: number): Clock | null {
-  const { clock } = game.record;
-  if (!clock) return null;
-  return game.positionEnd ? { ...clock, since: now } : afterRewind(clock, game.pos.turn, now);
-}
-
-/** The game `count` moves back at `now`, with `redo` as its redo stack (the next version); no time given back. */
 function takeBack(game: Game, count: number, redo: readonly string[], now: number): Game {
   let line = lineOf(game);
   let pos = game.pos;
   for (let i = 0; i < count; i++) ({ line, pos } = withoutLastMove(line));
-  const { clock, moveClocks } = game.record;
+  const { clock, moveClocks, moves } = game.record;
+  const taken = { played: moves.length, count, firstMover: firstMoverOf(game) };
   const record: GameRecord = {
     ...game.record,
     ...CLEARED_BY_POSITION,
     version: game.record.version + 1,
     redo,
-    clock: rewound(game, now),
+    clock: clock && afterTakeBack(clock, game.pos.turn, now, taken, !game.positionEnd),
     moveClocks: clock ? moveClocks.slice(0, moveClocks.length - count) : moveClocks,
   };
   const next = derive(record, pos, game.startPly, line);
@@ -192,9 +187,10 @@ export function redo(game: Game, actor: Actor = SERVICE, at?: number): Result<Ch
   if (uci === undefined) return err(new DomainError('NO_REDO', 'there is no move to redo'));
   const check = checkMove(game.pos, uci);
   if (check.kind !== 'legal') throw new Error(`game ${record.id}: redo move ${uci} is not legal`);
-  // A redo is no move of the clock's: the side to move is charged, no increment is added.
-  const clock = rewound(game, now);
-  return changed(playMove(game, check.move, uci, record.redo.slice(0, -1), now, clock ?? undefined), now);
+  // A redo is the move made again: the mover is charged and earns the increment (after an end of the position,
+  // which stopped the clock, from now).
+  const clock = record.clock && game.positionEnd ? { ...record.clock, since: now } : undefined;
+  return changed(playMove(game, check.move, uci, record.redo.slice(0, -1), now, clock), now);
 }
 
 /** The actor's side resigns (the side to move for an actor holding both); the other side wins. */

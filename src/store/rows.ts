@@ -13,6 +13,7 @@
  * const record = recordOf(id, version, createdAt, JSON.parse(data), rows);
  * ```
  */
+import type { Clock } from '../domain/clock.ts';
 import type { GameRecord } from '../domain/game.ts';
 
 /** A move of a game's line as stored: its UCI and, while it is played in a clocked game, the mover's time after it. */
@@ -82,7 +83,18 @@ export function lineDelta(previous: GameRecord | undefined, next: GameRecord): L
 
 /** Stored data as older versions of the service wrote it too (fields added since take their first value). */
 export type StoredGameData = Omit<GameData, 'takebackOffer' | 'clock'> &
-  Partial<Pick<GameData, 'takebackOffer' | 'clock'>>;
+  Partial<Pick<GameData, 'takebackOffer'>> & { clock?: StoredClock | null };
+
+/** A clock as older versions stored it too: without `timedFrom`. */
+export type StoredClock = Omit<Clock, 'timedFrom'> & Partial<Pick<Clock, 'timedFrom'>>;
+
+/**
+ * A stored clock, with `timedFrom` for one stored before the increments were tracked per move: which of its moves
+ * earned one is not known then (an import's replayed moves earned none), so none of the moves already played
+ * counts as having earned one, and a takeback of them takes none back, as it did when they were played; the moves
+ * made from then on are tracked.
+ */
+const clockOf = (stored: StoredClock, played: number): Clock => ({ ...stored, timedFrom: stored.timedFrom ?? played });
 
 /** The record of a stored games row and its moves rows (in ply order). */
 export function recordOf(
@@ -94,7 +106,7 @@ export function recordOf(
 ): GameRecord {
   const { cursor, ...fields } = data;
   const played = rows.slice(0, cursor);
-  const clock = fields.clock ?? null;
+  const clock = fields.clock ? clockOf(fields.clock, cursor) : null;
   return {
     id,
     version,

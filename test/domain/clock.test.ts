@@ -3,6 +3,7 @@
  * each. Times are milliseconds; T0 is the game's creation.
  */
 import { suite, test, type TestContext } from 'node:test';
+import fc from 'fast-check';
 import { parseTimeControl, type TimeControl } from '../../src/domain/clock.ts';
 import type { Result } from '../../src/domain/errors.ts';
 import { gameFromFen, newGame, restoreGame, type Change, type Game } from '../../src/domain/game.ts';
@@ -19,7 +20,9 @@ import {
   takebackAction,
   undo,
 } from '../../src/domain/transitions.ts';
-import { gameFullOf, gameStateOf } from '../../src/domain/views.ts';
+import { isOver } from '../../src/domain/status.ts';
+import { gameFullOf, gameStateOf, legalMovesOf } from '../../src/domain/views.ts';
+import { dataOf, lineRowsOf, recordOf } from '../../src/store/rows.ts';
 import { longGameSans, pgnOf } from '../helpers/longGame.ts';
 
 const T0 = Date.parse('2026-01-31T12:00:00.000Z');
@@ -146,22 +149,161 @@ suite('real-time clocks', () => {
     t.assert.deepEqual(times(game, T0 + 10_000), { w: 294_000, b: 300_000 }, '8 s spent, 2 s added');
   });
 
-  test('undo, redo and takebacks give no time back; the side to move after them runs', (t: TestContext) => {
+  test('undo, redo and takebacks give no time back; a move taken back takes its increment, a redone move earns it again', (t: TestContext) => {
     let game = playAt(newGame(input(BLITZ)), [
       ['e2e4', T0],
       ['e7e5', T0],
       ['g1f3', T0 + 10_000], // white 290 + 2 = 292
     ]);
-    game = must(undo(game, SERVICE, T0 + 15_000)); // black was to move 5 s: 295; white runs again
-    t.assert.deepEqual(times(game, T0 + 15_000), { w: 292_000, b: 295_000 });
-    t.assert.deepEqual(times(game, T0 + 16_000), { w: 291_000, b: 295_000 });
-    game = must(redo(game, SERVICE, T0 + 20_000)); // white charged 5 s, no increment: 287; black runs
+    game = must(undo(game, SERVICE, T0 + 15_000)); // black was to move 5 s: 295; g1f3's 2 s go: 290; white runs
+    t.assert.deepEqual(times(game, T0 + 15_000), { w: 290_000, b: 295_000 });
+    t.assert.deepEqual(times(game, T0 + 16_000), { w: 289_000, b: 295_000 });
+    game = must(redo(game, SERVICE, T0 + 20_000)); // white charged 5 s and earns the increment again: 287
     t.assert.deepEqual(times(game, T0 + 20_000), { w: 287_000, b: 295_000 });
+    t.assert.deepEqual(game.record.moveClocks, [300_000, 300_000, 287_000]);
     game = must(takebackAction(game, 'offer', SERVICE, T0 + 21_000));
-    game = must(takebackAction(game, 'accept', SERVICE, T0 + 23_000)); // black charged 3 s: 292; white runs
-    t.assert.deepEqual(times(game, T0 + 23_000), { w: 287_000, b: 292_000 });
+    game = must(takebackAction(game, 'accept', SERVICE, T0 + 23_000)); // black charged 3 s: 292; white 287 - 2
+    t.assert.deepEqual(times(game, T0 + 23_000), { w: 285_000, b: 292_000 });
     t.assert.equal(gameStateOf(game, T0 + 23_000).turn, 'white');
     t.assert.deepEqual(game.record.moveClocks, [300_000, 300_000]);
+  });
+
+  test('takebacks and undo cannot grow a clock: five rounds at 10+10 leave each side its 10 s less what it spent', (t: TestContext) => {
+    const TEN: TimeControl = { initial: 10_000, increment: 10_000 };
+    let viaTakeback = playAt(newGame(input(TEN)), [
+      ['e2e4', T0],
+      ['e7e5', T0],
+    ]);
+    let viaUndo = viaTakeback;
+    let now = T0;
+    for (let round = 1; round <= 5; round++) {
+      viaTakeback = playAt(viaTakeback, [
+        ['g1f3', now + 100], // white spends 0.1 s and earns 10 s
+        ['b8c6', now + 300], // black spends 0.2 s and earns 10 s
+      ]);
+      viaUndo = playAt(viaUndo, [
+        ['g1f3', now + 100],
+        ['b8c6', now + 300],
+      ]);
+      t.assert.deepEqual(times(viaTakeback, now + 300), { w: 20_000 - 100 * round, b: 20_000 - 200 * round });
+      // White offers on its turn: its move and the reply are taken back.
+      viaTakeback = must(takebackAction(viaTakeback, 'offer', playerActor(viaTakeback.record.white), now + 300));
+      viaTakeback = must(takebackAction(viaTakeback, 'accept', playerActor(viaTakeback.record.black), now + 300));
+      viaUndo = must(undo(viaUndo, SERVICE, now + 300));
+      viaUndo = must(undo(viaUndo, SERVICE, now + 300));
+      now += 300;
+      for (const game of [viaTakeback, viaUndo]) {
+        t.assert.deepEqual(game.record.moves, ['e2e4', 'e7e5']);
+        t.assert.deepEqual(times(game, now), { w: 10_000 - 100 * round, b: 10_000 - 200 * round }, `round ${round}`);
+      }
+    }
+  });
+
+  test('a takeback or undo back before both first moves stops the clock: abort is available, the first-move timeout restarts', (t: TestContext) => {
+    const started = playAt(newGame(input(BLITZ)), [
+      ['e2e4', T0 + 1_000],
+      ['e7e5', T0 + 2_000],
+      ['g1f3', T0 + 7_000], // white 295 + 2 = 297
+    ]);
+    // Undo twice: back to white's first move alone, black to move.
+    let undone = must(undo(started, SERVICE, T0 + 9_000)); // black charged 2 s: 298; white 297 - 2 = 295
+    undone = must(undo(undone, SERVICE, T0 + 10_000)); // white charged 1 s: 294; e7e5 earned nothing
+    // A takeback of black's first move, offered by black on white's turn, reaches the same place.
+    const offered = must(
+      takebackAction(
+        playAt(newGame(input(BLITZ)), [
+          ['e2e4', T0],
+          ['e7e5', T0],
+        ]),
+        'offer',
+        SERVICE,
+        T0,
+      ),
+    );
+    const takenBack = must(takebackAction(offered, 'accept', SERVICE, T0 + 10_000));
+    for (const [game, expected] of [
+      [undone, { w: 294_000, b: 298_000 }],
+      [takenBack, { w: 290_000, b: 300_000 }],
+    ] as const) {
+      t.assert.deepEqual(game.record.moves, ['e2e4']);
+      t.assert.deepEqual(times(game, T0 + 10_000), expected);
+      t.assert.deepEqual(times(game, T0 + 50_000), expected, "black's first move is untimed again");
+      t.assert.equal(deadlineOfGame(game), T0 + 70_000, 'the first-move timeout counts from the takeback');
+      t.assert.equal(expire(game, T0 + 69_999), undefined);
+      t.assert.equal(expire(game, T0 + 70_000)!.event.state.status, 'aborted');
+      t.assert.equal(code(abort(game, SERVICE, T0 + 20_000)), 'ok');
+      // The clock starts again with black's first move, from white's time as the takeback left it.
+      const again = playAt(game, [['c7c5', T0 + 30_000]]);
+      t.assert.equal(code(abort(again, SERVICE, T0 + 30_000)), 'ABORT_NOT_AVAILABLE');
+      t.assert.deepEqual(times(again, T0 + 31_000), { w: expected.w - 1_000, b: expected.b });
+    }
+    const toStart = must(undo(undone, SERVICE, T0 + 12_000));
+    t.assert.equal(deadlineOfGame(toStart), T0 + 72_000, "white's first move awaited again");
+    t.assert.equal(code(abort(toStart, SERVICE, T0 + 12_000)), 'ok');
+  });
+
+  test('no interleaving of moves, takebacks, undos and redos at any times raises a clock above its initial time plus the increments of the moves on the board', (t: TestContext) => {
+    const step = fc.record({
+      kind: fc.constantFrom('move', 'move', 'move', 'undo', 'redo', 'takeback'),
+      pick: fc.nat(),
+      wait: fc.integer({ min: 0, max: 4_000 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.record({ initial: fc.integer({ min: 1_000, max: 60_000 }), increment: fc.integer({ min: 0, max: 30_000 }) }),
+        fc.boolean(),
+        fc.array(step, { minLength: 1, maxLength: 80 }),
+        (control, imported, steps) => {
+          let game = newGame(input(control));
+          if (imported) {
+            const pgn = gameFromPgn(input(control), '1. e4 e5 2. Nf3 Nc6 3. Bb5 *', { maxPlies: 10 });
+            if (!pgn.ok) throw pgn.error;
+            game = pgn.value;
+          }
+          let now = T0;
+          for (const { kind, pick, wait } of steps) {
+            now += wait;
+            const expired = expire(game, now);
+            if (expired) break;
+            let result: Result<Change>;
+            if (kind === 'move') {
+              const legal = legalMovesOf(game).filter(move => !move.uci.endsWith('r') && !move.uci.endsWith('b'));
+              if (legal.length === 0) break;
+              result = makeMove(game, legal[pick % legal.length]!.uci, SERVICE, now);
+            } else if (kind === 'undo') result = undo(game, SERVICE, now);
+            else if (kind === 'redo') result = redo(game, SERVICE, now);
+            else {
+              // Either side offers (on its own turn, its move and the reply go), the other accepts.
+              const [offerer, answerer] =
+                pick % 2 === 0 ? (['white', 'black'] as const) : (['black', 'white'] as const);
+              const offered = takebackAction(game, 'offer', playerActor(game.record[offerer]), now);
+              result = offered.ok
+                ? takebackAction(offered.value.game, 'accept', playerActor(game.record[answerer]), now)
+                : offered;
+            }
+            if (!result.ok) continue;
+            game = result.value.game;
+            const { moves } = game.record;
+            const earned = (side: number) => moves.filter((_, i) => i >= 2 && i % 2 === side).length;
+            const bound = {
+              w: control.initial + control.increment * earned(0),
+              b: control.initial + control.increment * earned(1),
+            };
+            const left = times(game, now);
+            t.assert.ok(
+              left.w! <= bound.w && left.b! <= bound.b,
+              `${JSON.stringify(left)} above ${JSON.stringify(bound)} after ${moves.join(' ')}`,
+            );
+            // A takeback may leave a side less than nothing without its increment: its clock at 0, it flags now.
+            if (isOver(game) || deadlineOfGame(game)! <= now) continue;
+            // Before both first moves no clock runs and the game can be aborted; after, the reverse.
+            t.assert.equal(code(abort(game, SERVICE, now)), moves.length < 2 ? 'ok' : 'ABORT_NOT_AVAILABLE');
+            if (moves.length < 2) t.assert.deepEqual(times(game, now + 1_000), left);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   test('out of time: at the deadline the game ends as outOfTime and the other side wins', (t: TestContext) => {
@@ -291,6 +433,26 @@ suite('correspondence clocks', () => {
   });
 });
 
+suite('correspondence clocks, taken back', () => {
+  test('an undo back before both first moves stops the clock: no deadline, abort available, a whole period again', (t: TestContext) => {
+    let game = newGame(input({ daysPerMove: 2 }));
+    game = playAt(game, [
+      ['e2e4', T0],
+      ['e7e5', T0],
+      ['g1f3', T0 + DAY + 1_000], // white had used a day of its period
+    ]);
+    game = must(undo(game, SERVICE, T0 + DAY + 2_000));
+    t.assert.equal(gameStateOf(game, T0 + DAY + 2_000).deadline, new Date(T0 + 2 * DAY + 1_000).toISOString());
+    game = must(undo(game, SERVICE, T0 + DAY + 3_000)); // black's first move taken back: no clock runs
+    t.assert.equal(gameStateOf(game, T0 + DAY + 3_000).deadline, null);
+    t.assert.equal(deadlineOfGame(game), T0 + 3 * DAY + 3_000, "black's first move awaited for the days of a move");
+    t.assert.equal(code(abort(game, SERVICE, T0 + DAY + 3_000)), 'ok');
+    game = playAt(game, [['c7c5', T0 + 2 * DAY]]); // the clock starts again: white gets a whole period
+    t.assert.equal(gameStateOf(game, T0 + 2 * DAY).deadline, new Date(T0 + 4 * DAY).toISOString());
+    t.assert.equal(code(abort(game, SERVICE, T0 + 2 * DAY)), 'ABORT_NOT_AVAILABLE');
+  });
+});
+
 suite('PGN of a clocked game', () => {
   test('a TimeControl tag and the mover’s time after each move, in whole seconds rounded down; import ignores them', (t: TestContext) => {
     const game = playAt(newGame(input({ initial: 300_000, increment: 2_000 })), [
@@ -310,6 +472,28 @@ suite('PGN of a clocked game', () => {
     t.assert.deepEqual(again.value.record.moves, game.record.moves);
     t.assert.match(exportPgn(newGame(input({ daysPerMove: 3 })), { site: '?' }), /\[TimeControl "-"\]/);
     t.assert.doesNotMatch(exportPgn(newGame(input()), { site: '?' }), /TimeControl|%clk/);
+  });
+
+  test('a clock stored before the increments were tracked per move: its played moves keep theirs, later moves are tracked', (t: TestContext) => {
+    const game = playAt(newGame(input(BLITZ)), [
+      ['e2e4', T0],
+      ['e7e5', T0],
+      ['g1f3', T0 + 10_000], // white 292
+    ]);
+    const { record } = game;
+    t.assert.deepEqual(
+      recordOf(record.id, record.version, record.createdAt, dataOf(record), lineRowsOf(record)),
+      record,
+    );
+    const { timedFrom: _timedFrom, ...oldClock } = record.clock!;
+    const oldData = { ...dataOf(record), clock: oldClock };
+    const stored = recordOf(record.id, record.version, record.createdAt, oldData, lineRowsOf(record));
+    t.assert.equal(stored.clock!.timedFrom, 3, 'none of the three moves played counts as having earned an increment');
+    let restored = must(undo(restoreGame(stored), SERVICE, T0 + 15_000)); // as the old rules left it: 292
+    t.assert.deepEqual(times(restored, T0 + 15_000), { w: 292_000, b: 295_000 });
+    restored = playAt(restored, [['g1f3', T0 + 20_000]]); // 287 + 2 = 289
+    restored = must(undo(restored, SERVICE, T0 + 21_000)); // black 294; this move's increment goes
+    t.assert.deepEqual(times(restored, T0 + 21_000), { w: 287_000, b: 294_000 });
   });
 
   test('a stored clocked game restores to the same game', (t: TestContext) => {

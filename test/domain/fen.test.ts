@@ -2,8 +2,16 @@
  * FEN import and export (DECISIONS §7): one row per position.
  */
 import { suite, test, type TestContext } from 'node:test';
+import fc from 'fast-check';
+import { Board } from 'chessops/board';
+import { Chess } from 'chessops/chess';
+import { defaultSetup } from 'chessops/setup';
+import { SquareSet } from 'chessops/squareSet';
+import type { NormalMove, Role } from 'chessops/types';
+import { squareRank } from 'chessops/util';
 import { DomainError } from '../../src/domain/errors.ts';
-import { gameFromFen, newGame, type Game } from '../../src/domain/game.ts';
+import { gameFromFen, newGame, restoreGame, type Game } from '../../src/domain/game.ts';
+import { gameFromPgn } from '../../src/domain/pgn.ts';
 import { makeMove } from '../../src/domain/transitions.ts';
 import { gameStateOf, legalMovesOf } from '../../src/domain/views.ts';
 import { INITIAL_FEN, makeFen, parseStrictFen } from '../../src/domain/notation.ts';
@@ -31,6 +39,18 @@ const VALID: ValidRow[] = [
   // Double checks a last move can give: a knight or a bishop moving off the rook's file.
   { name: 'double check by a rook and a knight', fen: '4r1k1/8/8/8/8/3n4/8/4K3 w - - 0 1', status: 'check' },
   { name: 'double check by a rook and a bishop', fen: '4r1k1/8/8/8/1b6/8/8/4K3 w - - 0 1', status: 'check' },
+  // Only a promotion gives these (exd8=R, exd1=R), and only an en-passant capture (exd6) the last.
+  {
+    name: 'double check by two rooks: a capture promoting to a rook',
+    fen: '3Rk3/8/8/8/8/8/8/4RK2 b - - 0 1',
+    status: 'check',
+  },
+  { name: 'double check by two black rooks, promoted on d1', fen: '4r3/8/8/8/8/8/8/3rK2k w - - 0 1', status: 'check' },
+  {
+    name: 'double check by a rook and a bishop after en passant',
+    fen: '8/8/3Pk3/8/8/8/B7/4R2K b - - 0 1',
+    status: 'check',
+  },
   {
     name: 'Kiwipete, all castling rights',
     fen: 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1',
@@ -244,6 +264,26 @@ const INVALID: InvalidRow[] = [
     message: /impossible check: white is in check from 2 pieces/,
   },
   {
+    name: 'two bishops give check from b4 and h4',
+    fen: '4k3/8/8/8/1b5b/8/8/4K3 w - - 0 1',
+    message: /impossible check: white is in check from 2 pieces at once \(on b4 and h4\), which no last move can give/,
+  },
+  {
+    name: 'two rooks give check, neither from a square on the other’s line',
+    fen: '7k/8/8/8/4r3/8/8/r3K3 w - - 0 1',
+    message: /impossible check: white is in check from 2 pieces at once \(on a1 and e4\)/,
+  },
+  {
+    name: 'a bishop and a rook that only en passant could uncover, with the pawn’s first square taken',
+    fen: '8/3n4/3Pk3/8/8/8/B7/4R2K b - - 0 1',
+    message: /impossible check: black is in check from 2 pieces at once \(on e1 and a2\)/,
+  },
+  {
+    name: 'a knight and a bishop, with no square on the bishop’s line for the knight to come from',
+    fen: '4k3/8/8/8/7b/5n2/8/4K3 w - - 0 1',
+    message: /impossible check: white is in check from 2 pieces at once/,
+  },
+  {
     name: 'a check the en-passant pawn cannot have given or uncovered',
     fen: 'R3k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1',
     message:
@@ -378,4 +418,196 @@ suite('FEN export', () => {
       t.assert.equal(makeFen(parsed.value), fen);
     });
   }
+});
+
+/** Every legal move of `pos` (promotions to each piece), by chessops. */
+function legalMoves(pos: Chess): NormalMove[] {
+  const moves: NormalMove[] = [];
+  for (const [from, dests] of pos.allDests()) {
+    const pawn = pos.board.get(from)?.role === 'pawn';
+    for (const to of dests) {
+      if (pawn && (squareRank(to) === 0 || squareRank(to) === 7)) {
+        for (const promotion of ['queen', 'rook', 'bishop', 'knight'] as const) moves.push({ from, to, promotion });
+      } else moves.push({ from, to });
+    }
+  }
+  return moves;
+}
+
+/**
+ * Checks the FEN of every position in check from two pieces that a legal move of `pos` reaches: each must be
+ * accepted, as the position it is. Returns how many there were.
+ */
+function checkDoubleChecksAfter(pos: Chess, moves: readonly NormalMove[] = legalMoves(pos)): number {
+  let found = 0;
+  for (const move of moves) {
+    const next = pos.clone();
+    next.play(move);
+    if (next.ctx().checkers.size() < 2) continue;
+    found++;
+    const fen = makeFen(next);
+    const parsed = parseStrictFen(fen);
+    if (!parsed.ok)
+      throw new Error(`${makeFen(pos)} then ${JSON.stringify(move)}: ${fen} refused: ${parsed.error.message}`);
+    if (makeFen(parsed.value) !== fen) throw new Error(`${fen} read back as ${makeFen(parsed.value)}`);
+  }
+  return found;
+}
+
+/** Random play from the standard start or a few open positions, as fast-check numbers pick the moves. */
+const GAME_STARTS = [
+  INITIAL_FEN,
+  'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1',
+  '8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1',
+  'r3k2r/1P4P1/8/2pP4/8/8/1p4p1/R3K2R w KQkq c6 0 1',
+];
+/** Games (runs) of the random-play property; raise it to search longer, e.g. DOUBLE_CHECK_GAMES=2000. */
+const GAMES = Math.max(1, Number(process.env.DOUBLE_CHECK_GAMES ?? 40));
+
+const ROLES: readonly Role[] = ['pawn', 'knight', 'bishop', 'rook', 'queen'];
+const DIRECTIONS: ReadonlyArray<[number, number]> = [
+  [1, 0],
+  [-1, 0],
+  [0, 1],
+  [0, -1],
+  [1, 1],
+  [1, -1],
+  [-1, 1],
+  [-1, -1],
+];
+
+/**
+ * A sparse position where the side to move may well give a double check: the other king, a line to it from a
+ * slider of the side to move with a piece of that side in between (a check it may uncover), up to 8 other pieces,
+ * and sometimes a pawn of the side not to move that has just come two squares beside a pawn of the side to move.
+ * Undefined where the pieces make no legal setup.
+ */
+const sparsePosition = fc
+  .record({
+    kings: fc.uniqueArray(fc.integer({ min: 0, max: 63 }), { minLength: 2, maxLength: 2 }),
+    line: fc.record({
+      direction: fc.constantFrom(...DIRECTIONS),
+      near: fc.integer({ min: 1, max: 3 }),
+      far: fc.integer({ min: 1, max: 4 }),
+      queen: fc.boolean(),
+      blocker: fc.constantFrom(...ROLES),
+    }),
+    pieces: fc.array(
+      fc.record({ square: fc.integer({ min: 0, max: 63 }), white: fc.boolean(), role: fc.constantFrom(...ROLES) }),
+      { maxLength: 8, size: 'max' },
+    ),
+    turn: fc.constantFrom('white' as const, 'black' as const),
+    passed: fc.option(fc.record({ file: fc.integer({ min: 0, max: 7 }), side: fc.constantFrom(-1, 1) })),
+  })
+  .map(({ kings, line, pieces, turn, passed }) => {
+    const board = Board.empty();
+    const put = (file: number, rank: number, role: Role, color: Color) => {
+      const onBoard = file >= 0 && file <= 7 && rank >= 0 && rank <= 7;
+      if (onBoard && (role !== 'pawn' || (rank > 0 && rank < 7))) board.set(rank * 8 + file, { role, color });
+    };
+    for (const { square, white, role } of pieces) put(square % 8, square >> 3, role, white ? 'white' : 'black');
+    const ours = turn === 'white' ? 0 : 1;
+    const theirs = 1 - ours;
+    const kingAt = [...kings];
+    let epSquare: number | undefined;
+    let anchor = kingAt[theirs]!; // the line runs from the other king, or to it through the pawn that may take
+    if (passed && passed.file + passed.side >= 0 && passed.file + passed.side <= 7) {
+      const rank = turn === 'white' ? 4 : 3;
+      const forward = turn === 'white' ? 8 : -8;
+      const pushed = rank * 8 + passed.file;
+      epSquare = pushed + forward;
+      for (const square of [pushed + forward, pushed + 2 * forward]) board.take(square);
+      board.set(pushed, { role: 'pawn', color: turn === 'white' ? 'black' : 'white' });
+      board.set(pushed + passed.side, { role: 'pawn', color: turn });
+      const [df, dr] = line.direction;
+      const file = ((pushed + passed.side) % 8) - df * line.near;
+      const rankOf = ((pushed + passed.side) >> 3) - dr * line.near;
+      if (file >= 0 && file <= 7 && rankOf >= 0 && rankOf <= 7) kingAt[theirs] = rankOf * 8 + file;
+      anchor = kingAt[theirs]!;
+    }
+    const [df, dr] = line.direction;
+    const at = (distance: number): [number, number] => [(anchor % 8) + df * distance, (anchor >> 3) + dr * distance];
+    if (epSquare === undefined) put(...at(line.near), line.blocker, turn);
+    const slider = line.queen ? 'queen' : df === 0 || dr === 0 ? 'rook' : 'bishop';
+    put(...at(line.near + line.far), slider, turn);
+    board.set(kingAt[0]!, { role: 'king', color: 'white' });
+    board.set(kingAt[1]!, { role: 'king', color: 'black' });
+    // Castling rights where the king stands on its square (chessops would also let a king elsewhere castle).
+    const rights = [board.get(4)?.role === 'king' ? [0, 7] : [], board.get(60)?.role === 'king' ? [56, 63] : []];
+    const castlingRights = rights.flat().reduce((set, square) => set.with(square), SquareSet.empty());
+    const setup = { ...defaultSetup(), board, turn, castlingRights, epSquare };
+    return Chess.fromSetup(setup).unwrap(
+      pos => pos,
+      () => undefined,
+    );
+  });
+
+suite('FEN import: a check from two pieces is one a last move can give (DECISIONS §15)', () => {
+  test('every double check a legal move gives in random games is accepted', (t: TestContext) => {
+    let found = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...GAME_STARTS),
+        fc.array(fc.nat(), { minLength: 100, maxLength: 300, size: 'max' }),
+        (fen, numbers) => {
+          const parsed = parseStrictFen(fen);
+          if (!parsed.ok) throw parsed.error;
+          const pos = parsed.value;
+          for (const n of numbers) {
+            const moves = legalMoves(pos);
+            if (moves.length === 0) break;
+            found += checkDoubleChecksAfter(pos, moves);
+            pos.play(moves[n % moves.length]!);
+          }
+        },
+      ),
+      { numRuns: GAMES },
+    );
+    t.assert.ok(found >= GAMES / 2, `double checks found: ${found}`);
+  });
+
+  test('every double check a legal move gives from a sparse position is accepted, en passant and promotions too', (t: TestContext) => {
+    let found = 0;
+    let enPassant = 0;
+    fc.assert(
+      fc.property(sparsePosition, pos => {
+        if (!pos) return;
+        const moves = legalMoves(pos);
+        found += checkDoubleChecksAfter(pos, moves);
+        const captures = moves.filter(move => move.to === pos.epSquare && pos.board.get(move.from)?.role === 'pawn');
+        enPassant += checkDoubleChecksAfter(pos, captures);
+      }),
+      { numRuns: 3000 },
+    );
+    t.assert.ok(found >= 50, `double checks found: ${found}`);
+    t.assert.ok(enPassant >= 10, `double checks by en passant found: ${enPassant}`);
+  });
+
+  test('a PGN FEN tag, read leniently, refuses an impossible double check too', (t: TestContext) => {
+    for (const tag of [
+      '4k3/8/8/8/1b5b/8/8/4K3 w - - 0 1',
+      '4k3/8/8/8/1b5b/8/8/4K3 w - -',
+      '4k3/8/8/8/1b5b/8/8/4K3 w KQ - 0 0',
+    ]) {
+      const imported = gameFromPgn(INPUT, `[SetUp "1"]\n[FEN "${tag}"]\n\n*\n`, { maxPlies: 10 });
+      if (imported.ok) throw new Error(`the tag ${tag} was accepted`);
+      t.assert.equal(imported.error.code, 'INVALID_PGN');
+      t.assert.match(
+        imported.error.message,
+        /FEN tag is invalid: .*impossible check: white is in check from 2 pieces at once \(on b4 and h4\)/,
+      );
+    }
+    const possible = gameFromPgn(INPUT, '[SetUp "1"]\n[FEN "3Rk3/8/8/8/8/8/8/4RK2 b - -"]\n\n1... Kf7 *\n', {
+      maxPlies: 10,
+    });
+    t.assert.ok(possible.ok, 'a double check only a promotion gives');
+  });
+
+  test('a game stored with such a start, accepted before the rule, still loads', (t: TestContext) => {
+    const game = importFen('4k3/8/8/8/8/8/8/4K3 w - - 0 1');
+    const stored = { ...game.record, startFen: '4k3/8/8/8/7b/5n2/8/4K3 w - - 0 1' };
+    const restored = restoreGame(stored);
+    t.assert.equal(gameStateOf(restored).fen, stored.startFen);
+    t.assert.equal(gameStateOf(restored).status, 'check');
+  });
 });

@@ -503,11 +503,20 @@ test("random sessions between two players on clocked games: no request with one 
         const side = seat[who];
         if (res.statusCode >= 400 || !side) continue;
         // The other side's time only runs down with the time that passed between the two reads; nothing adds to it.
+        // Only the takeback the other side offered takes more: the 2 s each of its moves taken back had earned
+        // (DECISIONS §13a; the first move of each side earned none).
         const key = side === 'white' ? 'btime' : 'wtime';
         const [was, now] = [before[key]!, after[key]!];
         const passed = after.serverTime! - before.serverTime!;
+        const takenBack = path === 'takeback/accept' ? before.moves.length - after.moves.length : 0;
+        const earned = Array.from({ length: takenBack }, (_, i) => after.moves.length + i).filter(
+          ply => ply >= 2 && (ply % 2 === 0 ? 'white' : 'black') !== side,
+        ).length;
         t.assert.ok(now <= was, `${who} ${path} gave the other side time: ${was} -> ${now}`);
-        t.assert.ok(was - now <= passed, `${who} ${path} took ${was - now} ms from the other side in ${passed} ms`);
+        t.assert.ok(
+          was - now <= passed + 2_000 * earned,
+          `${who} ${path} took ${was - now} ms from the other side in ${passed} ms`,
+        );
         if (was !== now) timed++;
       }
       return steps.length;

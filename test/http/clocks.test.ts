@@ -172,6 +172,28 @@ test('the service aborts a game whose first mover has not moved within 60 s, and
   t.assert.equal(json(await call(`${BASE}/${answered}`)).state.status, 'aborted');
 });
 
+test('an undo back before both first moves stops the clock again: abort is available, the first-move timeout restarts', async (t: TestContext) => {
+  const { call } = await onFakeTime(t);
+  const clock = { initial: 600_000, increment: 5_000 };
+  const idle = json(await create(call, { clock })).gameId;
+  const aborted = json(await create(call, { clock })).gameId;
+  for (const id of [idle, aborted]) {
+    await post(call, id, 'move/e2e4');
+    await post(call, id, 'move/e7e5');
+  }
+  t.mock.timers.tick(30_000);
+  for (const id of [idle, aborted]) t.assert.deepEqual(json(await post(call, id, 'undo')).moves, ['e2e4']);
+  t.assert.deepEqual(json(await post(call, aborted, 'abort')), { ok: true });
+  t.assert.equal(json(await call(`${BASE}/${aborted}`)).state.status, 'aborted');
+  t.mock.timers.tick(59_999);
+  await settle();
+  const waiting = json(await call(`${BASE}/${idle}`)).state;
+  t.assert.deepEqual([waiting.status, waiting.wtime, waiting.btime], ['started', 570_000, 600_000], 'no clock runs');
+  t.mock.timers.tick(1);
+  await settle();
+  t.assert.equal(json(await call(`${BASE}/${idle}`)).state.status, 'aborted', "black's first move not made in 60 s");
+});
+
 test('a correspondence game tells its deadline; its PGN has TimeControl "-"; a real-time PGN has the clocks', async (t: TestContext) => {
   const { call } = await onFakeTime(t);
   const id = json(await create(call, { clock: { daysPerMove: 3 } })).gameId;

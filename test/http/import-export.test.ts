@@ -164,6 +164,7 @@ test('importFen: INVALID_FEN (field fen) with a message for every kind of malfor
     '4k3/4R3/8/8/8/8/8/4K3 w - - 0 1', // the side not to move is in check
     '4k3/8/8/8/8/8/8/4K3 w K - 0 1', // castling right without the rook
     'r3k2r/8/8/8/8/8/8/R2K3R w Q - 0 1', // castling right with the king moved
+    '4k3/8/8/8/1b5b/8/8/4K3 w - - 0 1', // two bishops give check: no last move can (DECISIONS §15)
   ];
   for (const fen of bad) {
     const res = await postFen(call, { fen });
