@@ -200,6 +200,47 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
       );
     });
 
+    test("events: a player token follows only its own stream (403 FORBIDDEN for another's); a service token names one", async (t: TestContext) => {
+      const { app, as, player } = await start(t);
+      const [ann, eve] = [await player('Ann'), await player('Eve')];
+      const game = json(await as(ann.token, { method: 'POST', url: BASE })).gameId;
+      /** The event stream's status and, for a 200, its first line (the opening gameStart lines). */
+      const follow = async (token: string, query: string) => {
+        const res = await app.inject({
+          url: `/api/stream/event${query}`,
+          headers: { authorization: `Bearer ${token}` },
+          payloadAsStream: true,
+        });
+        const stream = res.stream();
+        if (res.statusCode !== 200) {
+          let body = '';
+          for await (const chunk of stream) body += String(chunk);
+          return { status: res.statusCode, body: JSON.parse(body) };
+        }
+        let text = '';
+        for await (const chunk of stream) {
+          text += String(chunk);
+          if (text.includes('\n')) break; // leaving the loop destroys the stream: the client goes
+        }
+        return { status: 200, first: JSON.parse(text.slice(0, text.indexOf('\n'))) };
+      };
+      const forbidden = await follow(eve.token, `?player=${ann.info.id}`);
+      t.assert.equal(forbidden.status, 403);
+      t.assert.equal(forbidden.body.code, 'FORBIDDEN');
+      t.assert.match(forbidden.body.message, /only its own events/);
+      for (const [who, token, query] of [
+        ['Ann, naming herself', ann.token, `?player=${ann.info.id}`],
+        ['Ann, naming nobody', ann.token, ''],
+        ['a service token, naming Ann', SERVICE_TOKEN, `?player=${ann.info.id}`],
+      ]) {
+        const { status, first } = await follow(token!, query!);
+        t.assert.equal(status, 200, who);
+        t.assert.deepEqual([first.type, first.game.gameId], ['gameStart', game], who);
+      }
+      await as(eve.token, { method: 'POST', url: BASE }); // a game of Eve's, for her stream's first line
+      t.assert.equal((await follow(eve.token, `?player=${eve.info.id}`)).status, 200, 'Eve, naming herself');
+    });
+
     test('two players: each acts only for their side; strangers read but change nothing; takebacks by consent', async (t: TestContext) => {
       const { as, store, player } = await start(t);
       const [ann, bob, eve] = [await player('Ann'), await player('Bob'), await player('Eve')];

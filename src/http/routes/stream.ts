@@ -111,16 +111,24 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
         description:
           'A gameStart event for each ongoing game of the player first, then gameStart when a game with the player ' +
           'in a seat starts (created, or resumed by an undo) and gameFinish when one ends; heartbeats and error ' +
-          'events as on game streams. A player token follows its own player; a service token names one (player).',
+          'events as on game streams. A player token follows only its own player (naming another is 403 FORBIDDEN); a ' +
+          'service token names one (player).',
         tags: ['players'],
         security: [{ bearerAuth: [] }],
         querystring: EventQuery,
         produces: ['application/x-ndjson'],
-        response: { 200: NDJSON, ...errorResponses(400, 401, 429) },
+        response: { 200: NDJSON, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
       const { actor } = request;
+      // Who plays whom is the player's own business (DECISIONS §13a): a player token follows only its own events.
+      if (actor.kind === 'player' && request.query.player !== undefined && request.query.player !== actor.player.id) {
+        throw new DomainError(
+          'FORBIDDEN',
+          `a player token follows only its own events (${actor.player.id}): leave out ?player= or name that id`,
+        );
+      }
       const player = request.query.player ?? (actor.kind === 'player' ? actor.player.id : undefined);
       if (player === undefined) {
         throw new DomainError('INVALID_QUERY', 'name the player whose events to follow: ?player=ID', 'player');
