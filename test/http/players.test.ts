@@ -155,44 +155,68 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
       );
     });
 
-    test('creating as a player: unnamed sides are the player, one named side must be the player', async (t: TestContext) => {
+    test('creating as a player: only practice boards; naming another player is NOT_A_PLAYER (challenge them)', async (t: TestContext) => {
       const { as, player } = await start(t);
       const ann = await player('Ann');
       const bob = await player('Bob');
       const eve = await player('Eve');
-      const create = (payload?: object) =>
-        as(ann.token, { method: 'POST', url: BASE, ...(payload ? { payload } : {}) });
-      const seats = async (payload?: object) => {
-        const res = await create(payload);
+      const fen = '7k/8/8/8/8/8/8/K5R1 w - - 0 1';
+      const mated = 'rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3'; // white is mated
+      const pgn = '[White "Kasparov"]\n[Black "Topalov"]\n\n1. e4 e5 *';
+      const create = (token: string, payload?: object) =>
+        as(token, { method: 'POST', url: BASE, ...(payload ? { payload } : {}) });
+      const importFen = (token: string, payload: object) =>
+        as(token, { method: 'POST', url: `${BASE}/import/fen`, payload: { fen, ...payload } });
+      const importPgn = (token: string, payload: object = {}) =>
+        as(token, { method: 'POST', url: `${BASE}/import/pgn`, payload: { pgn, ...payload } });
+      const seats = (res: LightMyRequestResponse) => {
         t.assert.equal(res.statusCode, 201, res.body);
         return [json(res).white, json(res).black];
       };
-      t.assert.deepEqual(await seats(), [ann.info, ann.info], 'a practice board');
-      t.assert.deepEqual(await seats({ black: bob.info }), [ann.info, bob.info]);
-      t.assert.deepEqual(await seats({ white: bob.info }), [bob.info, ann.info]);
-      t.assert.deepEqual(await seats({ white: bob.info, black: ann.info }), [bob.info, ann.info]);
-      assertError(await create({ white: bob.info, black: eve.info }), 'NOT_A_PLAYER');
-      assertError(await create({ white: { id: 'x' } }), 'INVALID_BODY', 'white.displayName'); // the body first
+      const renamed = { id: ann.info.id, displayName: 'Ann at home' };
 
-      const fen = '7k/8/8/8/8/8/8/K5R1 w - - 0 1';
-      const imported = await as(ann.token, {
-        method: 'POST',
-        url: `${BASE}/import/fen`,
-        payload: { fen, white: bob.info },
-      });
-      t.assert.deepEqual([json(imported).white, json(imported).black], [bob.info, ann.info]);
-      assertError(
-        await as(ann.token, {
-          method: 'POST',
-          url: `${BASE}/import/fen`,
-          payload: { fen, white: bob.info, black: eve.info },
-        }),
-        'NOT_A_PLAYER',
-      );
-      const pgn = '[White "Kasparov"]\n[Black "Topalov"]\n\n1. e4 e5 *';
-      const fromPgn = json(await as(ann.token, { method: 'POST', url: `${BASE}/import/pgn`, payload: { pgn } }));
-      t.assert.deepEqual([fromPgn.white, fromPgn.black], [ann.info, ann.info], 'the tags are not used');
-      const byService = json(await as(SERVICE_TOKEN, { method: 'POST', url: `${BASE}/import/pgn`, payload: { pgn } }));
+      // Naming nobody, or only oneself: a practice board, both seats the player's.
+      t.assert.deepEqual(seats(await create(ann.token)), [ann.info, ann.info], 'a practice board');
+      t.assert.deepEqual(seats(await create(ann.token, { black: renamed })), [ann.info, renamed]);
+      t.assert.deepEqual(seats(await create(ann.token, { white: ann.info, black: ann.info })), [ann.info, ann.info]);
+      t.assert.deepEqual(seats(await importFen(ann.token, {})), [ann.info, ann.info]);
+      t.assert.deepEqual(seats(await importFen(ann.token, { white: ann.info })), [ann.info, ann.info]);
+      t.assert.deepEqual(seats(await importPgn(ann.token)), [ann.info, ann.info], 'the tags are not used');
+      // A PGN import has no seat fields: one named in its body is ignored like any unknown field, and seats nobody.
+      t.assert.deepEqual(seats(await importPgn(ann.token, { black: bob.info })), [ann.info, ann.info]);
+
+      // Naming anyone else as a side, alone or beside oneself: 403 NOT_A_PLAYER, saying to challenge them.
+      const refusals: Array<[string, LightMyRequestResponse, string]> = [
+        ['create, black named', await create(ann.token, { black: bob.info }), bob.info.id],
+        ['create, white named', await create(ann.token, { white: bob.info }), bob.info.id],
+        ['create, both named', await create(ann.token, { white: bob.info, black: ann.info }), bob.info.id],
+        ['create, two others', await create(ann.token, { white: bob.info, black: eve.info }), bob.info.id],
+        ['import FEN, white named', await importFen(ann.token, { white: bob.info }), bob.info.id],
+        ['import FEN, mated', await importFen(eve.token, { fen: mated, white: ann.info }), ann.info.id],
+        ['import FEN, both named', await importFen(ann.token, { white: ann.info, black: eve.info }), eve.info.id],
+      ];
+      for (const [what, res, other] of refusals) {
+        const refused = assertError(res, 'NOT_A_PLAYER');
+        t.assert.match(refused.message, new RegExp(`to play ${other}, challenge them`), what);
+      }
+      assertError(await create(ann.token, { white: { id: 'x' } }), 'INVALID_BODY', 'white.displayName'); // the body first
+      // None of the refused games exists: Ann's and Bob's lists hold only Ann's practice boards.
+      const listed = async (who: typeof ann) =>
+        json(await as(SERVICE_TOKEN, `${BASE}?player=${who.info.id}`)).games.map((g: any) => [g.white.id, g.black.id]);
+      t.assert.equal((await listed(ann)).length, 7);
+      t.assert.ok((await listed(ann)).every(([w, b]: string[]) => w === ann.info.id && b === ann.info.id));
+      t.assert.deepEqual(await listed(bob), []);
+
+      // A service token creates any game: an operator's own pairing.
+      t.assert.deepEqual(seats(await create(SERVICE_TOKEN, { white: bob.info, black: eve.info })), [
+        bob.info,
+        eve.info,
+      ]);
+      t.assert.deepEqual(seats(await importFen(SERVICE_TOKEN, { fen: mated, white: ann.info, black: bob.info })), [
+        ann.info,
+        bob.info,
+      ]);
+      const byService = json(await importPgn(SERVICE_TOKEN));
       t.assert.deepEqual(
         [byService.white.displayName, byService.black.displayName],
         ['Kasparov', 'Topalov'],
@@ -244,7 +268,9 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
     test('two players: each acts only for their side; strangers read but change nothing; takebacks by consent', async (t: TestContext) => {
       const { as, store, player } = await start(t);
       const [ann, bob, eve] = [await player('Ann'), await player('Bob'), await player('Eve')];
-      const id = json(await as(ann.token, { method: 'POST', url: BASE, payload: { black: bob.info } })).gameId;
+      const id = json(
+        await as(SERVICE_TOKEN, { method: 'POST', url: BASE, payload: { white: ann.info, black: bob.info } }),
+      ).gameId;
       const post = (token: string, path: string) => as(token, { method: 'POST', url: `${BASE}/${id}/${path}` });
       const state = async () => json(await as(eve.token, `${BASE}/${id}`)).state as GameState;
 
@@ -296,7 +322,9 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
     test('order of checks: a malformed move or action first, then GAME_OVER, then the seat, then the rest', async (t: TestContext) => {
       const { as, player } = await start(t);
       const [ann, bob, eve] = [await player('Ann'), await player('Bob'), await player('Eve')];
-      const id = json(await as(ann.token, { method: 'POST', url: BASE, payload: { black: bob.info } })).gameId;
+      const id = json(
+        await as(SERVICE_TOKEN, { method: 'POST', url: BASE, payload: { white: ann.info, black: bob.info } }),
+      ).gameId;
       const post = (token: string, path: string) => as(token, { method: 'POST', url: `${BASE}/${id}/${path}` });
       assertError(await post(eve.token, 'move/e2e9'), 'INVALID_UCI', 'uci');
       assertError(await post(eve.token, 'takeback/claim'), 'INVALID_ACTION', 'action');
@@ -380,7 +408,9 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
       t.assert.equal(all.length, 50);
       let acknowledgedTotal = 0;
       for (let seed = 1; seed <= 4; seed++) {
-        const id = json(await as(ann.token, { method: 'POST', url: BASE, payload: { black: bob.info } })).gameId;
+        const id = json(
+          await as(SERVICE_TOKEN, { method: 'POST', url: BASE, payload: { white: ann.info, black: bob.info } }),
+        ).gameId;
         await as(ann.token, { method: 'POST', url: `${BASE}/${id}/move/e2e3` });
         await as(bob.token, { method: 'POST', url: `${BASE}/${id}/move/e7e6` });
         const start = (await store.get(id))!;
