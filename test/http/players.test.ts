@@ -71,6 +71,8 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
       const ann = await player('Ann');
       t.assert.match(ann.token, /^cpt_[A-Za-z0-9_-]{43}$/);
       t.assert.ok(await store.tokenByHash(tokenHash(ann.token)), 'the store finds the token by its hash');
+      const unknown = tokenHash('cpt_never-issued');
+      t.assert.deepEqual(await store.validTokenHashes([unknown, tokenHash(ann.token)]), [tokenHash(ann.token)]);
       const listed = json(await as(SERVICE_TOKEN, `/api/tokens?player=${ann.info.id}`));
       t.assert.equal(listed.tokens.length, 1);
       t.assert.deepEqual(Object.keys(listed.tokens[0]).sort(), ['createdAt', 'id', 'player']);
@@ -84,6 +86,7 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
       const revoked = await as(SERVICE_TOKEN, { method: 'DELETE', url: `/api/tokens/${ann.id}` });
       t.assert.deepEqual([revoked.statusCode, json(revoked)], [200, { ok: true }]);
       assertError(await as(ann.token, '/api/account'), 'UNAUTHORIZED');
+      t.assert.deepEqual(await store.validTokenHashes([tokenHash(ann.token)]), [], 'a revoked token is not valid');
       t.assert.deepEqual(json(await as(SERVICE_TOKEN, `/api/tokens?player=${ann.info.id}`)), { tokens: [] });
       assertError(await as(SERVICE_TOKEN, { method: 'DELETE', url: `/api/tokens/${ann.id}` }), 'NOT_FOUND');
       assertError(await as(SERVICE_TOKEN, { method: 'DELETE', url: '/api/tokens/nope' }), 'NOT_FOUND');
@@ -263,6 +266,62 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
       }
       await as(eve.token, { method: 'POST', url: BASE }); // a game of Eve's, for her stream's first line
       t.assert.equal((await follow(eve.token, `?player=${eve.info.id}`)).status, 200, 'Eve, naming herself');
+    });
+
+    test('revoking a token ends the streams opened with it: an UNAUTHORIZED line, then the end; others go on', async (t: TestContext) => {
+      const { app, as, store, player } = await start(t);
+      const ann = await player('Ann');
+      const again = json(
+        await as(SERVICE_TOKEN, { method: 'POST', url: '/api/tokens', payload: { player: ann.info } }),
+      );
+      const game = json(await as(ann.token, { method: 'POST', url: BASE })).gameId;
+      /** A stream opened through app.inject: its text so far, and when its response ended. */
+      const open = async (token: string, url: string) => {
+        const res = await app.inject({ url, headers: { authorization: `Bearer ${token}` }, payloadAsStream: true });
+        t.assert.equal(res.statusCode, 200);
+        const stream = res.stream();
+        const read = { text: '', ended: undefined as number | undefined };
+        stream.on('data', (chunk: Buffer) => (read.text += String(chunk)));
+        stream.once('end', () => (read.ended = performance.now()));
+        stream.once('error', () => (read.ended ??= -1)); // a cut, not an end: fails the checks below
+        t.after(() => stream.destroy());
+        return read;
+      };
+      const lines = (read: { text: string }) => read.text.split('\n').filter(line => line !== '');
+      const waitUntil = async (condition: () => boolean, what: string) => {
+        const deadline = performance.now() + 5000;
+        while (!condition()) {
+          if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+          await new Promise(resolve => setTimeout(resolve, 5));
+        }
+      };
+      const streams = {
+        game: await open(ann.token, `${BASE}/${game}/stream`),
+        events: await open(ann.token, '/api/stream/event'),
+        otherToken: await open(again.token, '/api/stream/event'),
+      };
+      for (const [name, read] of Object.entries(streams)) await waitUntil(() => lines(read).length > 0, name);
+
+      const endsWithUnauthorized = (read: { text: string; ended: number | undefined }, since: number, what: string) => {
+        t.assert.ok(read.ended !== undefined && read.ended > 0, `${what}: the response ended`);
+        t.assert.ok(read.ended - since < 1000, `${what}: ended after ${(read.ended - since).toFixed(0)} ms`);
+        const last = JSON.parse(lines(read).at(-1)!);
+        t.assert.deepEqual([last.type, last.error.code], ['error', 'UNAUTHORIZED'], what);
+      };
+      // Through the API: this instance ends them at once.
+      let since = performance.now();
+      t.assert.equal((await as(SERVICE_TOKEN, { method: 'DELETE', url: `/api/tokens/${ann.id}` })).statusCode, 200);
+      await waitUntil(() => streams.game.ended !== undefined && streams.events.ended !== undefined, 'the ends');
+      endsWithUnauthorized(streams.game, since, 'the game stream');
+      endsWithUnauthorized(streams.events, since, 'the event stream');
+      t.assert.equal(streams.otherToken.ended, undefined, 'the stream of another token of the same player goes on');
+
+      // By another process on the same store (the command line), which announces nothing here: the store is asked.
+      const elsewhere = new PlayerTokens({ store, now: Date.now });
+      since = performance.now();
+      t.assert.ok(await elsewhere.revoke(again.id));
+      await waitUntil(() => streams.otherToken.ended !== undefined, 'the end of the other stream');
+      endsWithUnauthorized(streams.otherToken, since, "the other token's stream");
     });
 
     test('two players: each acts only for their side; strangers read but change nothing; takebacks by consent', async (t: TestContext) => {

@@ -2,8 +2,8 @@
  * The NDJSON streams: operation 3, `GET /api/board/game/{gameId}/stream` (a `gameFull` line first, then one
  * `gameState` line per committed change), and a player's events, `GET /api/stream/event` (a `gameStart` line for
  * each ongoing game of the player, then `gameStart` and `gameFinish` as games start and end, DECISIONS §13). Both
- * have empty lines as heartbeats and an `error` line before the server closes them, and count against the same
- * per-client cap.
+ * have empty lines as heartbeats and an `error` line before the server closes them (also `UNAUTHORIZED` when the
+ * player token a stream was opened with is revoked), and count against the same per-client cap.
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -81,7 +81,8 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
         summary: 'Follow a game live (NDJSON)',
         description:
           'A gameFull event first, then one gameState event per change, in order; an empty line every few seconds ' +
-          'while idle; an error event (SERVER_SHUTDOWN, SLOW_CONSUMER) before the server closes the stream.',
+          'while idle; an error event (SERVER_SHUTDOWN, SLOW_CONSUMER, UNAUTHORIZED once the token is revoked) ' +
+          'before the server closes the stream.',
         tags: ['games'],
         security: [{ bearerAuth: [] }],
         params: GameIdParams,
@@ -96,7 +97,7 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
       if (!res) return;
       request.log.info({ gameId }, 'stream opened');
       res.once('close', () => request.log.info({ gameId }, 'stream closed'));
-      await hub.attach(gameId, res, client, () => games.get(gameId));
+      await hub.attach(gameId, res, client, () => games.get(gameId), request.playerTokenHash);
     },
   );
 
@@ -138,7 +139,7 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
       if (!res) return;
       request.log.info({ player }, 'event stream opened');
       res.once('close', () => request.log.info({ player }, 'event stream closed'));
-      await hub.attachFeed(res, client, async send => {
+      await hub.attachFeed(res, client, request.playerTokenHash, async send => {
         const stream = new PlayerStream(send);
         // Events that come while the player's games are read wait, then go through the same rule.
         let waiting: PlayerEvent[] | undefined = [];
