@@ -95,16 +95,24 @@ export interface Seats {
 }
 
 /**
- * The seats of a game a player creates (create and import FEN): a side the request does not name is the player's;
- * when the request names both, one of them must be the player, else NOT_A_PLAYER. The service takes the request
- * as it is.
+ * The seats of a game a player creates (create, import FEN, import PGN; DECISIONS §13a): a player creates only
+ * practice boards, holding both seats; a request that names anyone else as a side is NOT_A_PLAYER, since playing
+ * someone takes their consent (a challenge). Naming oneself is allowed, with the display name given. The service
+ * takes the request as it is: that is how an operator pairs two players.
  */
 export function seatsForNewGame(requested: Seats, actor: Actor): Result<Seats> {
   if (actor.kind === 'service') return ok(requested);
   const { player } = actor;
   const { white = player, black = player } = requested;
-  if (white.id !== player.id && black.id !== player.id) {
-    return err(new DomainError('NOT_A_PLAYER', `a player creates only games in which they hold a side (${player.id})`));
+  const other = [white, black].find(side => side.id !== player.id);
+  if (other) {
+    return err(
+      new DomainError(
+        'NOT_A_PLAYER',
+        `a player token creates only games in which its player holds both sides (${player.id}); ` +
+          `to play ${other.id}, challenge them (POST /api/challenge/${encodeURIComponent(other.id)})`,
+      ),
+    );
   }
   return ok({ white, black });
 }

@@ -34,7 +34,7 @@ import type { PlayerTokens } from '../service/tokens.ts';
 import { redactQuery } from './redact.ts';
 import { allowedMethods } from './methods.ts';
 import { listingCursors } from './cursors.ts';
-import { StreamHub } from './stream.ts';
+import { StreamHub, streamErrorLine } from './stream.ts';
 import { SHARED_SCHEMAS, ref, ApiError } from '../contract/shapes.ts';
 
 export interface AppDeps {
@@ -173,6 +173,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onSlowConsumer: () => metrics.slowConsumers.inc(),
     onOpenStreamsChanged: open => metrics.openStreams.set(open),
     now: () => deps.games.now(),
+    ...(deps.playerTokens ? { holdOwner: deps.playerTokens.hold.bind(deps.playerTokens) } : {}),
+  });
+  // Revoking a player token ends the streams opened with it (DECISIONS §13a), whichever instance revoked it.
+  const stopEndingRevoked = deps.playerTokens?.onRevokedToken(hash =>
+    hub.endOwnedBy(hash, streamErrorLine('UNAUTHORIZED', 'the token this stream was opened with has been revoked')),
+  );
+  app.addHook('onClose', (_instance, done) => {
+    stopEndingRevoked?.();
+    done();
   });
   app.decorateRequest('game', undefined); // set by requireGame
   // Streams never end by themselves: end them (with SERVER_SHUTDOWN) before the server waits for requests.

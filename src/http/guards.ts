@@ -46,6 +46,8 @@ declare module 'fastify' {
     actor: Actor;
     /** Whether the request carries a valid service token (the token endpoints need one). */
     serviceToken: boolean;
+    /** The hash of the valid player token the request carries, if any: the streams it opens end when it is revoked. */
+    playerTokenHash: string | undefined;
   }
 }
 
@@ -98,6 +100,7 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
   app.decorateRequest('clientKey', '');
   app.decorateRequest('actor', null as never); // set for every API request by the hook below
   app.decorateRequest('serviceToken', false);
+  app.decorateRequest('playerTokenHash', undefined);
   let limiter: ReturnType<FastifyInstance['createRateLimit']> | undefined;
   if (limit) {
     await app.register(rateLimit, {
@@ -124,7 +127,10 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
     // The address now, while the connection is there: the client may leave while a token is looked up.
     const addressKey = `address:${normalizeIP(request.ip)}`;
     const judge = (player: StoredToken | undefined, authOn: boolean) => {
-      if (player) request.actor = playerActor(player.player);
+      if (player) {
+        request.actor = playerActor(player.player);
+        request.playerTokenHash = player.hash;
+      }
       request.clientKey = serviceKey ?? (player ? `token:${player.hash.slice(0, 24)}` : addressKey);
       const refused = authOn && !serviceKey && !player ? unauthorized(header) : undefined;
       if (!limiter) return done(refused);

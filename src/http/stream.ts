@@ -1,8 +1,8 @@
 /**
  * Live game streams (NDJSON). One hub per app holds every open stream: each stream subscribes to the bus
  * from its snapshot's version, each change is serialized once and the same bytes go to every stream of the
- * game, heartbeats come from one shared timer, clients that stop reading are cut, and everything is closed
- * on shutdown.
+ * game, heartbeats come from one shared timer, clients that stop reading are cut, the streams opened with a player
+ * token end when it is revoked, and everything is closed on shutdown.
  *
  * Snapshot and subscription are atomic: the stream subscribes from the snapshot's version, and the bus
  * delivers every later change once, in order, reading back from the store's change log whatever was
@@ -11,6 +11,7 @@
  * ```ts
  * const hub = new StreamHub({ bus, heartbeatMs: 10_000, maxBacklogBytes: 1 << 20 });
  * await hub.attach(gameId, res, clientAddress, () => games.get(gameId)); // res: head already written
+ * hub.endOwnedBy(tokenHash, streamErrorLine('UNAUTHORIZED', '...')); // the streams opened with a revoked token
  * await hub.close(); // SERVER_SHUTDOWN to everyone
  * ```
  */
@@ -29,6 +30,8 @@ export interface StreamHubOptions {
   onSlowConsumer?: () => void;
   onOpenStreamsChanged?: (open: number) => void;
   now?: () => number; // the time a snapshot's clock is read at, ms since the epoch; Date.now
+  /** A stream with an owner (the hash of the player token it was opened with) holds it until it closes. */
+  holdOwner?: (owner: string) => () => void;
 }
 
 /**
@@ -56,7 +59,7 @@ const CUT_GRACE_MS = 1000;
 const line = (event: GameEvent): Buffer => Buffer.from(`${JSON.stringify(event)}\n`);
 
 export const streamErrorLine = (
-  code: 'SERVER_SHUTDOWN' | 'SLOW_CONSUMER' | 'RESYNC_REQUIRED',
+  code: 'SERVER_SHUTDOWN' | 'SLOW_CONSUMER' | 'RESYNC_REQUIRED' | 'UNAUTHORIZED',
   message: string,
 ): Buffer => line({ type: 'error', error: { code, message } });
 
@@ -65,10 +68,12 @@ class Stream {
   closed = false;
   unsubscribe: (() => void) | undefined;
   socket: Socket | undefined; // set once chunks may be written to it directly
+  release: (() => void) | undefined; // lets go of the owner, if any
 
   constructor(
     readonly res: ServerResponse,
     readonly client: string,
+    readonly owner: string | undefined,
   ) {}
 }
 
@@ -76,6 +81,7 @@ export class StreamHub {
   private readonly options: StreamHubOptions;
   private readonly streams = new Set<Stream>();
   private readonly perClient = new Map<string, number>();
+  private readonly byOwner = new Map<string, Set<Stream>>();
   /** Each change is serialized once, whatever the number of streams it goes to. */
   private readonly frames = new WeakMap<GameChange, Frame>();
   private readonly timer: NodeJS.Timeout;
@@ -103,10 +109,17 @@ export class StreamHub {
 
   /**
    * Starts streaming a game on a response whose head is written: the snapshot as `gameFull`, then every
-   * change after the snapshot's version, which the bus guarantees once each and in order.
+   * change after the snapshot's version, which the bus guarantees once each and in order. `owner`: the hash of the
+   * player token the stream was opened with, if any (see endOwnedBy).
    */
-  attach(gameId: string, res: ServerResponse, client: string, snapshot: () => Promise<Game>): Promise<void> {
-    return this.open(res, client, async stream => {
+  attach(
+    gameId: string,
+    res: ServerResponse,
+    client: string,
+    snapshot: () => Promise<Game>,
+    owner?: string,
+  ): Promise<void> {
+    return this.open(res, client, owner, async stream => {
       const game = await snapshot();
       if (stream.closed) return;
       const now = this.options.now ?? Date.now;
@@ -128,14 +141,16 @@ export class StreamHub {
   /**
    * Starts a stream of other events on a response whose head is written (a player's events): `start` sends the
    * first lines with `send` and returns how to stop following; the hub adds heartbeats, the slow-consumer cut, the
-   * per-client count and the shutdown line, as for game streams.
+   * per-client count, the shutdown line and the end with the owner's token (`owner`, see endOwnedBy), as for game
+   * streams.
    */
   attachFeed(
     res: ServerResponse,
     client: string,
+    owner: string | undefined,
     start: (send: (event: object) => void) => Promise<() => void>,
   ): Promise<void> {
-    return this.open(res, client, async stream => {
+    return this.open(res, client, owner, async stream => {
       const send = (event: object) => this.enqueue(stream, frame(Buffer.from(`${JSON.stringify(event)}\n`)));
       const stop = await start(send);
       if (stream.closed) return stop();
@@ -147,8 +162,13 @@ export class StreamHub {
   }
 
   /** Adds a stream on `res` and runs `begin`; a stream whose beginning fails is dropped with its connection. */
-  private async open(res: ServerResponse, client: string, begin: (stream: Stream) => Promise<void>): Promise<void> {
-    const stream = new Stream(res, client);
+  private async open(
+    res: ServerResponse,
+    client: string,
+    owner: string | undefined,
+    begin: (stream: Stream) => Promise<void>,
+  ): Promise<void> {
+    const stream = new Stream(res, client, owner);
     // The client may have gone while the request waited: its 'close' has been emitted already.
     if (res.closed || res.destroyed) return;
     if (this.closing) {
@@ -169,6 +189,14 @@ export class StreamHub {
   /** The head went out with the first line; from now on the response is a series of chunks on this socket. */
   private started(stream: Stream): void {
     if (stream.res.chunkedEncoding && stream.res.socket) stream.socket = stream.res.socket;
+  }
+
+  /**
+   * Ends every stream opened with the player token of this hash (it was revoked), each with `last` (an error line),
+   * as a slow consumer is cut: what was delivered before goes out first, then the line, then the end.
+   */
+  endOwnedBy(owner: string, last: Buffer): void {
+    for (const stream of [...(this.byOwner.get(owner) ?? [])]) this.end(stream, last);
   }
 
   /**
@@ -206,6 +234,12 @@ export class StreamHub {
   private add(stream: Stream): void {
     this.streams.add(stream);
     this.perClient.set(stream.client, this.streamsOf(stream.client) + 1);
+    if (stream.owner !== undefined) {
+      const owned = this.byOwner.get(stream.owner);
+      if (owned) owned.add(stream);
+      else this.byOwner.set(stream.owner, new Set([stream]));
+      stream.release = this.options.holdOwner?.(stream.owner);
+    }
     this.options.onOpenStreamsChanged?.(this.streams.size);
   }
 
@@ -217,6 +251,12 @@ export class StreamHub {
       const left = this.streamsOf(stream.client) - 1;
       if (left > 0) this.perClient.set(stream.client, left);
       else this.perClient.delete(stream.client);
+      if (stream.owner !== undefined) {
+        const owned = this.byOwner.get(stream.owner);
+        owned?.delete(stream);
+        if (owned?.size === 0) this.byOwner.delete(stream.owner);
+        stream.release?.();
+      }
       this.options.onOpenStreamsChanged?.(this.streams.size);
     }
   }

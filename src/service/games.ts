@@ -122,7 +122,7 @@ export class GameService {
   }
 
   // Only the players and the clock are taken from the request: spreading it whole would let a body set the id or
-  // the date. A player creates games in which they hold a side (DECISIONS §13).
+  // the date. A player creates only games in which they hold both sides (DECISIONS §13a).
   create({ white, black, clock }: Players, actor: Actor = SERVICE): Promise<Game> {
     const seats = seatsForNewGame({ white, black }, actor);
     if (!seats.ok) return Promise.reject(seats.error);
@@ -137,8 +137,9 @@ export class GameService {
 
   /** A player imports a game in which they hold both sides; the tags' names are not used then. */
   importPgn(pgn: string, actor: Actor = SERVICE, clock?: ClockRequest): Promise<Game> {
-    const seats = actor.kind === 'player' ? { white: actor.player, black: actor.player } : {};
-    return this.insert(clock, input => gameFromPgn({ ...input, ...seats }, pgn, { maxPlies: this.maxPgnPlies }));
+    const seats = seatsForNewGame({}, actor);
+    if (!seats.ok) return Promise.reject(seats.error);
+    return this.insert(clock, input => gameFromPgn({ ...input, ...seats.value }, pgn, { maxPlies: this.maxPgnPlies }));
   }
 
   /**

@@ -8,11 +8,19 @@
  * token exists" (which turns authentication on) is asked of the store at most every LOOKUP_TTL_MS until it is
  * true, and then for good: revoking every token does not open the service again.
  *
+ * Streams opened with a token end when it is revoked (DECISIONS §13a): each holds its token's hash (`hold`), and
+ * the listeners of `onRevokedToken` hear of every revocation this instance makes or hears of. Announcements can be
+ * lost, and on SQLite a revocation by another process (the command line) announces nothing, so while any token is
+ * held the store is also asked every LOOKUP_TTL_MS which of the held tokens are still valid: a revoked token's
+ * streams end on every instance within a second either way.
+ *
  * ```ts
  * const tokens = new PlayerTokens({ store, now: Date.now });
  * const issued = await tokens.issue({ id: 'ann', displayName: 'Ann' }); // { id, token, player, createdAt }
  * const owner = await tokens.identify(issued.token); // the StoredToken, or undefined
  * await tokens.revoke(issued.id);
+ * const release = tokens.hold(owner.hash); // a stream opened with it; release() when it closes
+ * tokens.onRevokedToken(hash => endStreamsOf(hash));
  * ```
  */
 import { createHash } from 'node:crypto';
@@ -44,6 +52,11 @@ export class PlayerTokens {
   private issued = false;
   private issuedCheckedAt = -Infinity;
   private issuedCheck: Promise<boolean> | undefined;
+  /** The tokens open streams were opened with: hash → how many hold it. */
+  private readonly held = new Map<string, number>();
+  private readonly revokedListeners = new Set<(hash: string) => void>();
+  private sweeper: NodeJS.Timeout | undefined;
+  private sweeping = false;
 
   constructor(deps: PlayerTokensDeps) {
     this.store = deps.store;
@@ -72,7 +85,7 @@ export class PlayerTokens {
   /** Revokes a token; resolves false when there is no such token (or it was revoked already). */
   async revoke(id: string): Promise<boolean> {
     const hash = await this.store.revokeToken(id);
-    if (hash !== undefined) this.remembered.delete(hash);
+    if (hash !== undefined) this.revoked(hash);
     return hash !== undefined;
   }
 
@@ -117,12 +130,64 @@ export class PlayerTokens {
 
   /** Another instance revoked the token of this hash. */
   onRevoked(hash: string): void {
-    this.remembered.delete(hash);
+    this.revoked(hash);
   }
 
-  /** Announcements may have been missed: ask the store again. */
+  /** Announcements may have been missed: ask the store again, also about the tokens held. */
   onResync(): void {
     this.remembered.clear();
     this.issuedCheckedAt = -Infinity;
+    void this.sweep();
+  }
+
+  /** Calls `listener` with the hash of each token found revoked; returns how to stop. */
+  onRevokedToken(listener: (hash: string) => void): () => void {
+    this.revokedListeners.add(listener);
+    return () => this.revokedListeners.delete(listener);
+  }
+
+  /**
+   * Marks the token of `hash` as held (by an open stream) until the returned function is called: while any token is
+   * held, the store is asked every LOOKUP_TTL_MS which held tokens are revoked.
+   */
+  hold(hash: string): () => void {
+    this.held.set(hash, (this.held.get(hash) ?? 0) + 1);
+    if (!this.sweeper) {
+      this.sweeper = setInterval(() => void this.sweep(), LOOKUP_TTL_MS);
+      this.sweeper.unref();
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.held.get(hash) ?? 1) - 1;
+      if (left > 0) this.held.set(hash, left);
+      else this.held.delete(hash);
+      if (this.held.size === 0 && this.sweeper) {
+        clearInterval(this.sweeper);
+        this.sweeper = undefined;
+      }
+    };
+  }
+
+  /** A token is revoked: forget its lookup and tell the listeners. */
+  private revoked(hash: string): void {
+    this.remembered.delete(hash);
+    for (const listener of [...this.revokedListeners]) listener(hash);
+  }
+
+  /** Asks the store which held tokens are still valid; the others are revoked. A failed read waits for the next. */
+  private async sweep(): Promise<void> {
+    if (this.sweeping || this.held.size === 0) return;
+    this.sweeping = true;
+    try {
+      const asked = [...this.held.keys()];
+      const valid = new Set(await this.store.validTokenHashes(asked));
+      for (const hash of asked) if (!valid.has(hash) && this.held.has(hash)) this.revoked(hash);
+    } catch {
+      // The store is unavailable for a moment: the next sweep asks again.
+    } finally {
+      this.sweeping = false;
+    }
   }
 }

@@ -123,6 +123,11 @@ export class MemoryGameStore implements GameStore, TokenStore {
     return Promise.resolve(token.hash);
   }
 
+  validTokenHashes(hashes: readonly string[]): Promise<string[]> {
+    const valid = new Set([...this.tokens.values()].filter(token => !token.revoked).map(token => token.hash));
+    return Promise.resolve(hashes.filter(hash => valid.has(hash)));
+  }
+
   tokensIssued(): Promise<boolean> {
     return Promise.resolve(this.tokens.size > 0);
   }

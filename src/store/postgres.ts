@@ -226,6 +226,17 @@ export class PostgresGameStore implements GameStore, TokenStore {
     });
   }
 
+  validTokenHashes(hashes: readonly string[]): Promise<string[]> {
+    return this.run(async () => {
+      const result = await this.pool.query<{ hash: string }>({
+        name: 'chess-valid-tokens',
+        text: 'SELECT hash FROM player_tokens WHERE hash = ANY($1::text[]) AND revoked_at IS NULL',
+        values: [hashes],
+      });
+      return result.rows.map(row => row.hash);
+    });
+  }
+
   tokensIssued(): Promise<boolean> {
     return this.run(async () => (await this.pool.query('SELECT 1 FROM player_tokens LIMIT 1')).rowCount === 1);
   }

@@ -344,6 +344,10 @@ export class SqliteGameStore implements GameStore, TokenStore {
     }).then(() => hash);
   }
 
+  validTokenHashes(hashes: readonly string[]): Promise<string[]> {
+    return this.read(() => this.tokenStmts.valid.all(JSON.stringify(hashes)).map(row => row.hash));
+  }
+
   tokensIssued(): Promise<boolean> {
     return this.read(() => this.tokenStmts.any.get() !== undefined);
   }

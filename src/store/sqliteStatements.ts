@@ -115,6 +115,9 @@ export function prepareTokenStatements(db: Database.Database) {
     revoke: db.prepare<[string, string], { hash: string }>(
       'UPDATE player_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING hash',
     ),
+    valid: db.prepare<[string], { hash: string }>(
+      'SELECT hash FROM player_tokens WHERE hash IN (SELECT value FROM json_each(?)) AND revoked_at IS NULL',
+    ),
     any: db.prepare<[], { one: number }>('SELECT 1 AS one FROM player_tokens LIMIT 1'),
   };
 }

@@ -7,6 +7,7 @@
  * await store.insertToken({ id, hash, player, createdAt });
  * await store.tokenByHash(hash); // the token, unless revoked
  * await store.revokeToken(id);   // its hash, or undefined when there is no such token
+ * await store.validTokenHashes([hash]); // [] once it is revoked
  * ```
  */
 import type { PlayerInfo } from '../contract/shapes.ts';
@@ -30,6 +31,8 @@ export interface TokenStore {
    * Stores shared by instances announce it, so that every instance stops accepting it at once.
    */
   revokeToken(id: string): Promise<string | undefined>;
+  /** The hashes among `hashes` whose tokens are not revoked: one read for the tokens of every open stream. */
+  validTokenHashes(hashes: readonly string[]): Promise<string[]>;
   /** Whether any player token was ever issued (revoked ones included): authentication is on from then on. */
   tokensIssued(): Promise<boolean>;
 }

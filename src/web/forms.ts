@@ -5,12 +5,10 @@
  *
  * ```ts
  * idFromPath('/game/AbCd1234');                 // 'AbCd1234'
- * newGamePlayersOf(fields, account);            // { black: { id: 'bob', displayName: 'Bob' } }, or { error }
+ * newGamePlayersOf(fields, account);            // {} for a player: a practice board
  * ```
  */
 import type { Account, PlayerInfo } from '../contract/shapes.ts';
-import type { Color } from '../contract/vocabulary.ts';
-import { otherColor } from './notation.ts';
 
 /** The game id of a page address (`/game/{gameId}`), or undefined for the lobby. */
 export function idFromPath(pathname: string): string | undefined {
@@ -39,29 +37,20 @@ export function playersOf(whiteName: string, blackName: string): { white?: Playe
   return body;
 }
 
-/** The create form's fields: names without a player token; with one, the player's side and their opponent. */
+/** The create form's fields: the two names, which only a request without a player token uses. */
 export interface NewGameFields {
   whiteName: string;
   blackName: string;
-  ownSide: Color;
-  opponentId: string; // the opponent's player id, as their token holds it
-  opponentName: string; // their display name; the id when empty
 }
 
 /**
- * The players of a new game from the create form (DECISIONS §13). For a player (`account.player`) the request
- * names only the opponent, on the side the player does not take: the service seats the player from the token;
- * no opponent is a practice board. Without a player, the names (playersOf).
+ * The players of a new game from the create form (DECISIONS §13a). A player (`account.player`) creates only practice
+ * boards: the request names nobody and the service seats the player on both sides (to play someone else, they
+ * challenge them). Without a player, the names (playersOf).
  */
 export function newGamePlayersOf(
   fields: NewGameFields,
   account: Account | undefined,
-): { white?: PlayerInfo; black?: PlayerInfo } | { error: string } {
-  if (!account?.player) return playersOf(fields.whiteName, fields.blackName);
-  const id = fields.opponentId.trim();
-  const name = fields.opponentName.trim();
-  if (!id) return name ? { error: "Give the opponent's player id: a name alone does not say who they are." } : {};
-  const known = id === account.player.id ? account.player.displayName : id;
-  const opponent = { id, displayName: name || known };
-  return otherColor(fields.ownSide) === 'white' ? { white: opponent } : { black: opponent };
+): { white?: PlayerInfo; black?: PlayerInfo } {
+  return account?.player ? {} : playersOf(fields.whiteName, fields.blackName);
 }

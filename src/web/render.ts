@@ -68,12 +68,7 @@ export const ui = {
   names: el('names'),
   whiteName: el<HTMLInputElement>('white-name'),
   blackName: el<HTMLInputElement>('black-name'),
-  opponent: el('opponent'),
   playingAs: el('playing-as'),
-  opponentId: el<HTMLInputElement>('opponent-id'),
-  opponentName: el<HTMLInputElement>('opponent-name'),
-  ownSideLabel: el('own-side-label'),
-  ownSide: el<HTMLSelectElement>('own-side'),
   timeControl: el<HTMLSelectElement>('time-control'),
   importTimeControl: el<HTMLSelectElement>('import-time-control'),
   openForm: el<HTMLFormElement>('open-form'),
@@ -195,14 +190,17 @@ function drawClock(element: HTMLElement, face: ClockFace): void {
   element.dataset.running = String(face.running);
 }
 
-/** The create form: names without a player token; with one, the player's side and opponent. */
+/**
+ * The create form: names without a player token; with one, what it makes: a practice board (a player token creates
+ * only games in which it holds both sides, DECISIONS §13a).
+ */
 function renderCreateForm(account: Account | undefined): void {
   const player = account?.player;
   ui.names.hidden = !!player;
-  ui.opponent.hidden = !player;
-  ui.ownSideLabel.hidden = !player;
+  ui.playingAs.hidden = !player;
   ui.playingAs.textContent = player
-    ? `You play as ${player.displayName}. Name your opponent by their player id, or leave it empty to play both sides.`
+    ? `You play as ${player.displayName}: a game started here is a practice board, where you play both sides. ` +
+      'To play someone else, challenge them.'
     : '';
 }
 

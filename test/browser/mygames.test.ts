@@ -2,8 +2,8 @@
 // (the functions given to page.evaluate run in the browser)
 /**
  * The "My games" panel (DECISIONS §13, a player's games and events): with a player token the page lists the
- * player's ongoing games from their event stream, live: a game started elsewhere (through the API, or from another
- * window) appears without a reload, with whose turn it is; clicking one opens it; an ended one leaves the list; a
+ * player's ongoing games from their event stream, live: a game started elsewhere (paired through the API, or a
+ * practice board from another window) appears without a reload, with whose turn it is; clicking one opens it; an ended one leaves the list; a
  * dropped connection reconnects and lists the games again. Without a player token there is no panel.
  */
 import assert from 'node:assert/strict';
@@ -26,6 +26,7 @@ import {
 const chromiumPath = findExecutable('chromium');
 const skip = skipReason('chromium', chromiumPath);
 
+const SERVICE = 'browser-my-games-service-token';
 const ANN = { id: 'ann', displayName: 'Ann' };
 const BOB = { id: 'bob', displayName: 'Bob' };
 
@@ -34,7 +35,7 @@ const tokens: Record<string, string> = {};
 before(async () => {
   if (skip) return;
   const playerTokens = new PlayerTokens({ store: new MemoryGameStore(), now: Date.now });
-  env = await startBrowserEnv(chromiumPath!, { playerTokens });
+  env = await startBrowserEnv(chromiumPath!, { playerTokens, tokens: [SERVICE] });
   for (const player of [ANN, BOB]) tokens[player.id] = (await playerTokens.issue(player)).token;
 });
 after(async () => {
@@ -89,23 +90,25 @@ test('the My games panel updates live when a game starts elsewhere', { skip }, t
     await ann.waitForSelector(`${byTestId('my-games-empty')}:not([hidden])`);
     await ann.evaluate(() => Object.assign(window, { notReloaded: true }));
 
-    // Bob starts a game against Ann through the API: he takes black, so it is Ann's turn.
-    const created = await env.api('POST', '/api/board/game', { white: ANN }, tokens.bob);
+    // A game of Ann against Bob is paired through the API (as an operator would): Ann is white, so it is her turn.
+    const created = await env.api('POST', '/api/board/game', { white: ANN, black: BOB }, SERVICE);
     assert.equal(created.statusCode, 201, created.body);
     const first = (JSON.parse(created.body) as { gameId: string }).gameId;
     await waitForRows(ann, [[first, 'vs Bob', 'White', 'Your turn']]);
     assert.ok(await ann.locator(byTestId('my-games-empty')).isHidden());
 
-    // Bob starts another from his own window, taking white: the newest goes first, and it is Bob's turn.
+    // Bob's window lists it too; another game is paired with Bob as white: in both windows the newest goes first,
+    // and it is Bob's turn.
     const bob = await openAs(open, BOB);
-    await bob.waitForSelector(`${byTestId('opponent')}:not([hidden])`);
+    await waitPanelLive(bob);
     await waitForRows(bob, [[first, 'vs Ann', 'Black', "Ann's turn"]]);
-    await bob.fill(byTestId('opponent-id'), ANN.id);
-    await bob.fill(byTestId('opponent-name'), ANN.displayName);
-    await bob.selectOption(byTestId('own-side'), 'white');
-    await bob.click(byTestId('create-game'));
-    await bob.waitForURL(/\/game\/[A-Za-z0-9]{8}$/);
-    const second = gameIdOf(bob);
+    const paired = await env.api('POST', '/api/board/game', { white: BOB, black: ANN }, SERVICE);
+    assert.equal(paired.statusCode, 201, paired.body);
+    const second = (JSON.parse(paired.body) as { gameId: string }).gameId;
+    await waitForRows(bob, [
+      [second, 'vs Ann', 'White', 'Your turn'],
+      [first, 'vs Ann', 'Black', "Ann's turn"],
+    ]);
     await waitForRows(ann, [
       [second, 'vs Bob', 'Black', "Bob's turn"],
       [first, 'vs Bob', 'White', 'Your turn'],
@@ -142,6 +145,13 @@ test('the My games panel updates live when a game starts elsewhere', { skip }, t
     await waitForRows(ann, []);
     await waitPanelLive(ann);
     await ann.waitForSelector(`${byTestId('my-games-empty')}:not([hidden])`);
+
+    // From another window of hers, Ann starts a game with the form (a practice board): the first window lists it.
+    const again = await openAs(open, ANN);
+    await waitForText(again, 'playing-as', /practice board/);
+    await again.click(byTestId('create-game'));
+    await again.waitForURL(/\/game\/[A-Za-z0-9]{8}$/);
+    await waitForRows(ann, [[gameIdOf(again), 'Practice board', 'Both sides', 'Your turn']]);
   }),
 );
 

@@ -4,8 +4,9 @@
  * The board page with player tokens (DECISIONS §13): two people in two windows (two browser contexts, so two
  * token stores), each holding one side, and a third person with no seat. Each window says which side it holds,
  * lets its player move only their own pieces on their own turn, and shows only the actions the service would
- * accept from that player: takebacks and draws offered in one window are answered in the other. A player starts a
- * game against another from the page's form, naming the opponent by their player id.
+ * accept from that player: takebacks and draws offered in one window are answered in the other. A game between two
+ * players is paired by the service token, as an operator would (DECISIONS §13a); a player's own form makes only
+ * practice boards, and says how to play someone else.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -31,6 +32,7 @@ import {
 const chromiumPath = findExecutable('chromium');
 const skip = skipReason('chromium', chromiumPath);
 
+const SERVICE = 'browser-players-service-token';
 const ANN = { id: 'ann', displayName: 'Ann' };
 const BOB = { id: 'bob', displayName: 'Bob' };
 const CID = { id: 'cid', displayName: 'Cid' };
@@ -40,7 +42,7 @@ const tokens: Record<string, string> = {};
 before(async () => {
   if (skip) return;
   const playerTokens = new PlayerTokens({ store: new MemoryGameStore(), now: Date.now });
-  env = await startBrowserEnv(chromiumPath!, { playerTokens });
+  env = await startBrowserEnv(chromiumPath!, { playerTokens, tokens: [SERVICE] });
   for (const player of [ANN, BOB, CID]) tokens[player.id] = (await playerTokens.issue(player)).token;
 });
 after(async () => {
@@ -67,11 +69,16 @@ const ACTIONS = [
   'move-submit',
 ];
 
-/** A game of Ann (white, whose token creates it) against Bob, with `moves` played by whoever is to move. */
-async function annVersusBob(moves: string[] = []): Promise<string> {
-  const created = await env.api('POST', '/api/board/game', { black: BOB }, tokens.ann);
+/** A game between two players, paired by the service token as an operator would; its id. */
+async function paired(white: typeof ANN, black: typeof ANN, clock?: object): Promise<string> {
+  const created = await env.api('POST', '/api/board/game', { white, black, ...(clock ? { clock } : {}) }, SERVICE);
   assert.equal(created.statusCode, 201, created.body);
-  const id = (JSON.parse(created.body) as { gameId: string }).gameId;
+  return (JSON.parse(created.body) as { gameId: string }).gameId;
+}
+
+/** A game of Ann (white) against Bob, with `moves` played by whoever is to move. */
+async function annVersusBob(moves: string[] = []): Promise<string> {
+  const id = await paired(ANN, BOB);
   for (const [index, uci] of moves.entries()) {
     const token = index % 2 === 0 ? tokens.ann : tokens.bob;
     const res = await env.api('POST', `/api/board/game/${id}/move/${uci}`, undefined, token);
@@ -90,23 +97,6 @@ async function openAs(open: RunContext['open'], player: { id: string }, path: st
   await page.goto(`${env.url}${path}`);
   if (path !== '/') await waitLive(page);
   return page;
-}
-
-/**
- * Starts a game from the form of a player's window against `opponent` (named by id and name), the player taking
- * `side`, with a time control (the form's value; '' for none); the game's id once the window shows it.
- */
-async function startFromForm(page: Page, opponent: typeof BOB, side: 'white' | 'black', clock = ''): Promise<string> {
-  await page.waitForSelector(`${byTestId('opponent')}:not([hidden])`); // once the page knows its player
-  assert.ok(await page.locator(byTestId('names')).isHidden(), 'a player names an opponent, not both sides');
-  await page.fill(byTestId('opponent-id'), opponent.id);
-  await page.fill(byTestId('opponent-name'), opponent.displayName);
-  await page.selectOption(byTestId('own-side'), side);
-  await page.selectOption(byTestId('time-control'), clock);
-  await page.click(byTestId('create-game'));
-  await page.waitForURL(/\/game\/[A-Za-z0-9]{8}$/);
-  await waitLive(page);
-  return gameIdOf(page);
 }
 
 /** A game as the API shows it (to Ann, who plays in every game made here). */
@@ -136,10 +126,10 @@ async function waitForActions(page: Page, expected: string[]): Promise<void> {
 
 test('two players in two windows: each holds its side and moves only its pieces; a spectator follows', { skip }, t =>
   env.run(t, async ({ open }) => {
-    const ann = await openAs(open, ANN, '/');
-    const id = await startFromForm(ann, BOB, 'white');
+    const id = await paired(ANN, BOB);
+    const ann = await openAs(open, ANN, `/game/${id}`);
     const game = await gameOf(id);
-    assert.deepEqual([game.white, game.black, game.clock], [ANN, BOB, null], 'Ann (from her token) against Bob');
+    assert.deepEqual([game.white, game.black, game.clock], [ANN, BOB, null], 'Ann against Bob');
     const bob = await openAs(open, BOB, `/game/${id}`);
     const cid = await openAs(open, CID, `/game/${id}`);
     await waitForText(ann, 'seat', 'You play white');
@@ -241,11 +231,28 @@ test('a game a player starts alone is a practice board: both sides, with undo an
   }),
 );
 
-test('a whole game started from the form by Black, with a clock: clocks and result in both windows', { skip }, t =>
+test("a player's form makes a practice board, with a clock, and says to challenge anyone else", { skip }, t =>
   env.run(t, async ({ open }) => {
     const ann = await openAs(open, ANN, '/');
-    await waitForText(ann, 'playing-as', /^You play as Ann\./);
-    const id = await startFromForm(ann, BOB, 'black', '5+3');
+    await waitForText(ann, 'playing-as', /^You play as Ann: a game started here is a practice board.*challenge them/);
+    assert.ok(await ann.locator(byTestId('names')).isHidden(), 'a player names nobody: the token seats them');
+    await ann.selectOption(byTestId('time-control'), '5+3');
+    await ann.click(byTestId('create-game'));
+    await ann.waitForURL(/\/game\/[A-Za-z0-9]{8}$/);
+    await waitLive(ann);
+    const game = await gameOf(gameIdOf(ann));
+    assert.deepEqual([game.white, game.black, game.clock], [ANN, ANN, { initial: 300_000, increment: 3_000 }]);
+    await waitForText(ann, 'seat', 'You play both sides');
+    await clickMove(ann, 'e2', 'e4', 'white');
+    await clickMove(ann, 'e7', 'e5', 'black');
+    await waitForFen(ann, AFTER_E4_E5);
+  }),
+);
+
+test('a whole game paired with Ann as Black, with a clock: clocks and result in both windows', { skip }, t =>
+  env.run(t, async ({ open }) => {
+    const id = await paired(BOB, ANN, { initial: 300_000, increment: 3_000 });
+    const ann = await openAs(open, ANN, `/game/${id}`);
     const game = await gameOf(id);
     assert.deepEqual([game.white, game.black, game.clock], [BOB, ANN, { initial: 300_000, increment: 3_000 }]);
     await waitForText(ann, 'seat', 'You play black');

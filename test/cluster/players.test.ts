@@ -65,7 +65,7 @@ describe('players across instances on one PostgreSQL database', { skip, timeout:
   test('a takeback offered through one instance is accepted through the other; both streams see it once', async (t: TestContext) => {
     const [a, b] = servers.map(server => server.url) as [string, string];
     const [ann, bob] = [await issue(a, 'ann2'), await issue(b, 'bob2')];
-    const created = await call(a, ann.token, 'POST', '/api/board/game', { black: bob.player });
+    const created = await call(a, SERVICE, 'POST', '/api/board/game', { white: ann.player, black: bob.player });
     t.assert.equal(created.status, 201);
     const id = created.body.gameId as string;
     const streams = await Promise.all(

@@ -563,7 +563,9 @@ suite('FEN import: a check from two pieces is one a last move can give (DECISION
       ),
       { numRuns: GAMES },
     );
-    t.assert.ok(found >= GAMES / 2, `double checks found: ${found}`);
+    // About one double check a game on average (19 to 60 in 40 games seen): a floor far under that, so that the
+    // property is known to have judged some, and a draw of games never fails it by chance.
+    t.assert.ok(found >= GAMES / 8, `double checks found: ${found}`);
   });
 
   test('every double check a legal move gives from a sparse position is accepted, en passant and promotions too', (t: TestContext) => {

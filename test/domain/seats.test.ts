@@ -291,15 +291,34 @@ suite('what an allowed action does for its side', () => {
 });
 
 suite('the seats of a new game', () => {
-  test('a player fills the sides the request does not name; naming both needs one of them to be the player', (t: TestContext) => {
+  test('a player creates only practice boards: naming anyone else as a side is NOT_A_PLAYER, with a challenge', (t: TestContext) => {
     const ann = playerActor(ANN);
     const seats = (requested: { white?: typeof ANN; black?: typeof ANN }) => seatsForNewGame(requested, ann);
     t.assert.deepEqual(seats({}), { ok: true, value: { white: ANN, black: ANN } });
-    t.assert.deepEqual(seats({ black: BOB }), { ok: true, value: { white: ANN, black: BOB } });
-    t.assert.deepEqual(seats({ white: BOB }), { ok: true, value: { white: BOB, black: ANN } });
-    t.assert.deepEqual(seats({ white: BOB, black: ANN }), { ok: true, value: { white: BOB, black: ANN } });
-    const refused = seats({ white: BOB, black: EVE });
-    t.assert.equal(refused.ok ? 'ok' : refused.error.code, NAP);
+    const renamed = { id: ANN.id, displayName: 'Ann at home' };
+    t.assert.deepEqual(seats({ black: renamed }), { ok: true, value: { white: ANN, black: renamed } });
+    t.assert.deepEqual(seats({ white: ANN, black: ANN }), { ok: true, value: { white: ANN, black: ANN } });
+    const others: Array<[{ white?: typeof ANN; black?: typeof ANN }, string]> = [
+      [{ black: BOB }, BOB.id],
+      [{ white: BOB }, BOB.id],
+      [{ white: BOB, black: ANN }, BOB.id],
+      [{ white: ANN, black: EVE }, EVE.id],
+    ];
+    for (const [requested, other] of others) {
+      const refused = seats(requested);
+      t.assert.equal(refused.ok ? 'ok' : refused.error.code, NAP, JSON.stringify(requested));
+      t.assert.match(
+        refused.ok ? '' : refused.error.message,
+        new RegExp(`challenge them .*/api/challenge/${other}\\b`),
+      );
+    }
+    const both = seats({ white: BOB, black: EVE });
+    t.assert.equal(both.ok ? 'ok' : both.error.code, NAP);
+    // The service creates any game: an operator's own pairing.
     t.assert.deepEqual(seatsForNewGame({ white: BOB }, SERVICE), { ok: true, value: { white: BOB } });
+    t.assert.deepEqual(seatsForNewGame({ white: BOB, black: EVE }, SERVICE), {
+      ok: true,
+      value: { white: BOB, black: EVE },
+    });
   });
 });

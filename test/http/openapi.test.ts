@@ -362,4 +362,5 @@ test("GET /openapi.json: a player's games (DECISIONS §13): listGames and stream
     ['player'],
   );
   t.assert.ok(events.responses['400'] && events.responses['401'] && events.responses['429']);
+  t.assert.ok(events.responses['403'], "a player token naming another player's events");
 });

@@ -71,6 +71,8 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
       const ann = await player('Ann');
       t.assert.match(ann.token, /^cpt_[A-Za-z0-9_-]{43}$/);
       t.assert.ok(await store.tokenByHash(tokenHash(ann.token)), 'the store finds the token by its hash');
+      const unknown = tokenHash('cpt_never-issued');
+      t.assert.deepEqual(await store.validTokenHashes([unknown, tokenHash(ann.token)]), [tokenHash(ann.token)]);
       const listed = json(await as(SERVICE_TOKEN, `/api/tokens?player=${ann.info.id}`));
       t.assert.equal(listed.tokens.length, 1);
       t.assert.deepEqual(Object.keys(listed.tokens[0]).sort(), ['createdAt', 'id', 'player']);
@@ -84,6 +86,7 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
       const revoked = await as(SERVICE_TOKEN, { method: 'DELETE', url: `/api/tokens/${ann.id}` });
       t.assert.deepEqual([revoked.statusCode, json(revoked)], [200, { ok: true }]);
       assertError(await as(ann.token, '/api/account'), 'UNAUTHORIZED');
+      t.assert.deepEqual(await store.validTokenHashes([tokenHash(ann.token)]), [], 'a revoked token is not valid');
       t.assert.deepEqual(json(await as(SERVICE_TOKEN, `/api/tokens?player=${ann.info.id}`)), { tokens: [] });
       assertError(await as(SERVICE_TOKEN, { method: 'DELETE', url: `/api/tokens/${ann.id}` }), 'NOT_FOUND');
       assertError(await as(SERVICE_TOKEN, { method: 'DELETE', url: '/api/tokens/nope' }), 'NOT_FOUND');
@@ -155,44 +158,68 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
       );
     });
 
-    test('creating as a player: unnamed sides are the player, one named side must be the player', async (t: TestContext) => {
+    test('creating as a player: only practice boards; naming another player is NOT_A_PLAYER (challenge them)', async (t: TestContext) => {
       const { as, player } = await start(t);
       const ann = await player('Ann');
       const bob = await player('Bob');
       const eve = await player('Eve');
-      const create = (payload?: object) =>
-        as(ann.token, { method: 'POST', url: BASE, ...(payload ? { payload } : {}) });
-      const seats = async (payload?: object) => {
-        const res = await create(payload);
+      const fen = '7k/8/8/8/8/8/8/K5R1 w - - 0 1';
+      const mated = 'rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3'; // white is mated
+      const pgn = '[White "Kasparov"]\n[Black "Topalov"]\n\n1. e4 e5 *';
+      const create = (token: string, payload?: object) =>
+        as(token, { method: 'POST', url: BASE, ...(payload ? { payload } : {}) });
+      const importFen = (token: string, payload: object) =>
+        as(token, { method: 'POST', url: `${BASE}/import/fen`, payload: { fen, ...payload } });
+      const importPgn = (token: string, payload: object = {}) =>
+        as(token, { method: 'POST', url: `${BASE}/import/pgn`, payload: { pgn, ...payload } });
+      const seats = (res: LightMyRequestResponse) => {
         t.assert.equal(res.statusCode, 201, res.body);
         return [json(res).white, json(res).black];
       };
-      t.assert.deepEqual(await seats(), [ann.info, ann.info], 'a practice board');
-      t.assert.deepEqual(await seats({ black: bob.info }), [ann.info, bob.info]);
-      t.assert.deepEqual(await seats({ white: bob.info }), [bob.info, ann.info]);
-      t.assert.deepEqual(await seats({ white: bob.info, black: ann.info }), [bob.info, ann.info]);
-      assertError(await create({ white: bob.info, black: eve.info }), 'NOT_A_PLAYER');
-      assertError(await create({ white: { id: 'x' } }), 'INVALID_BODY', 'white.displayName'); // the body first
+      const renamed = { id: ann.info.id, displayName: 'Ann at home' };
 
-      const fen = '7k/8/8/8/8/8/8/K5R1 w - - 0 1';
-      const imported = await as(ann.token, {
-        method: 'POST',
-        url: `${BASE}/import/fen`,
-        payload: { fen, white: bob.info },
-      });
-      t.assert.deepEqual([json(imported).white, json(imported).black], [bob.info, ann.info]);
-      assertError(
-        await as(ann.token, {
-          method: 'POST',
-          url: `${BASE}/import/fen`,
-          payload: { fen, white: bob.info, black: eve.info },
-        }),
-        'NOT_A_PLAYER',
-      );
-      const pgn = '[White "Kasparov"]\n[Black "Topalov"]\n\n1. e4 e5 *';
-      const fromPgn = json(await as(ann.token, { method: 'POST', url: `${BASE}/import/pgn`, payload: { pgn } }));
-      t.assert.deepEqual([fromPgn.white, fromPgn.black], [ann.info, ann.info], 'the tags are not used');
-      const byService = json(await as(SERVICE_TOKEN, { method: 'POST', url: `${BASE}/import/pgn`, payload: { pgn } }));
+      // Naming nobody, or only oneself: a practice board, both seats the player's.
+      t.assert.deepEqual(seats(await create(ann.token)), [ann.info, ann.info], 'a practice board');
+      t.assert.deepEqual(seats(await create(ann.token, { black: renamed })), [ann.info, renamed]);
+      t.assert.deepEqual(seats(await create(ann.token, { white: ann.info, black: ann.info })), [ann.info, ann.info]);
+      t.assert.deepEqual(seats(await importFen(ann.token, {})), [ann.info, ann.info]);
+      t.assert.deepEqual(seats(await importFen(ann.token, { white: ann.info })), [ann.info, ann.info]);
+      t.assert.deepEqual(seats(await importPgn(ann.token)), [ann.info, ann.info], 'the tags are not used');
+      // A PGN import has no seat fields: one named in its body is ignored like any unknown field, and seats nobody.
+      t.assert.deepEqual(seats(await importPgn(ann.token, { black: bob.info })), [ann.info, ann.info]);
+
+      // Naming anyone else as a side, alone or beside oneself: 403 NOT_A_PLAYER, saying to challenge them.
+      const refusals: Array<[string, LightMyRequestResponse, string]> = [
+        ['create, black named', await create(ann.token, { black: bob.info }), bob.info.id],
+        ['create, white named', await create(ann.token, { white: bob.info }), bob.info.id],
+        ['create, both named', await create(ann.token, { white: bob.info, black: ann.info }), bob.info.id],
+        ['create, two others', await create(ann.token, { white: bob.info, black: eve.info }), bob.info.id],
+        ['import FEN, white named', await importFen(ann.token, { white: bob.info }), bob.info.id],
+        ['import FEN, mated', await importFen(eve.token, { fen: mated, white: ann.info }), ann.info.id],
+        ['import FEN, both named', await importFen(ann.token, { white: ann.info, black: eve.info }), eve.info.id],
+      ];
+      for (const [what, res, other] of refusals) {
+        const refused = assertError(res, 'NOT_A_PLAYER');
+        t.assert.match(refused.message, new RegExp(`to play ${other}, challenge them`), what);
+      }
+      assertError(await create(ann.token, { white: { id: 'x' } }), 'INVALID_BODY', 'white.displayName'); // the body first
+      // None of the refused games exists: Ann's and Bob's lists hold only Ann's practice boards.
+      const listed = async (who: typeof ann) =>
+        json(await as(SERVICE_TOKEN, `${BASE}?player=${who.info.id}`)).games.map((g: any) => [g.white.id, g.black.id]);
+      t.assert.equal((await listed(ann)).length, 7);
+      t.assert.ok((await listed(ann)).every(([w, b]: string[]) => w === ann.info.id && b === ann.info.id));
+      t.assert.deepEqual(await listed(bob), []);
+
+      // A service token creates any game: an operator's own pairing.
+      t.assert.deepEqual(seats(await create(SERVICE_TOKEN, { white: bob.info, black: eve.info })), [
+        bob.info,
+        eve.info,
+      ]);
+      t.assert.deepEqual(seats(await importFen(SERVICE_TOKEN, { fen: mated, white: ann.info, black: bob.info })), [
+        ann.info,
+        bob.info,
+      ]);
+      const byService = json(await importPgn(SERVICE_TOKEN));
       t.assert.deepEqual(
         [byService.white.displayName, byService.black.displayName],
         ['Kasparov', 'Topalov'],
@@ -200,10 +227,109 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
       );
     });
 
+    test("events: a player token follows only its own stream (403 FORBIDDEN for another's); a service token names one", async (t: TestContext) => {
+      const { app, as, player } = await start(t);
+      const [ann, eve] = [await player('Ann'), await player('Eve')];
+      const game = json(await as(ann.token, { method: 'POST', url: BASE })).gameId;
+      /** The event stream's status and, for a 200, its first line (the opening gameStart lines). */
+      const follow = async (token: string, query: string) => {
+        const res = await app.inject({
+          url: `/api/stream/event${query}`,
+          headers: { authorization: `Bearer ${token}` },
+          payloadAsStream: true,
+        });
+        const stream = res.stream();
+        if (res.statusCode !== 200) {
+          let body = '';
+          for await (const chunk of stream) body += String(chunk);
+          return { status: res.statusCode, body: JSON.parse(body) };
+        }
+        let text = '';
+        for await (const chunk of stream) {
+          text += String(chunk);
+          if (text.includes('\n')) break; // leaving the loop destroys the stream: the client goes
+        }
+        return { status: 200, first: JSON.parse(text.slice(0, text.indexOf('\n'))) };
+      };
+      const forbidden = await follow(eve.token, `?player=${ann.info.id}`);
+      t.assert.equal(forbidden.status, 403);
+      t.assert.equal(forbidden.body.code, 'FORBIDDEN');
+      t.assert.match(forbidden.body.message, /only its own events/);
+      for (const [who, token, query] of [
+        ['Ann, naming herself', ann.token, `?player=${ann.info.id}`],
+        ['Ann, naming nobody', ann.token, ''],
+        ['a service token, naming Ann', SERVICE_TOKEN, `?player=${ann.info.id}`],
+      ]) {
+        const { status, first } = await follow(token!, query!);
+        t.assert.equal(status, 200, who);
+        t.assert.deepEqual([first.type, first.game.gameId], ['gameStart', game], who);
+      }
+      await as(eve.token, { method: 'POST', url: BASE }); // a game of Eve's, for her stream's first line
+      t.assert.equal((await follow(eve.token, `?player=${eve.info.id}`)).status, 200, 'Eve, naming herself');
+    });
+
+    test('revoking a token ends the streams opened with it: an UNAUTHORIZED line, then the end; others go on', async (t: TestContext) => {
+      const { app, as, store, player } = await start(t);
+      const ann = await player('Ann');
+      const again = json(
+        await as(SERVICE_TOKEN, { method: 'POST', url: '/api/tokens', payload: { player: ann.info } }),
+      );
+      const game = json(await as(ann.token, { method: 'POST', url: BASE })).gameId;
+      /** A stream opened through app.inject: its text so far, and when its response ended. */
+      const open = async (token: string, url: string) => {
+        const res = await app.inject({ url, headers: { authorization: `Bearer ${token}` }, payloadAsStream: true });
+        t.assert.equal(res.statusCode, 200);
+        const stream = res.stream();
+        const read = { text: '', ended: undefined as number | undefined };
+        stream.on('data', (chunk: Buffer) => (read.text += String(chunk)));
+        stream.once('end', () => (read.ended = performance.now()));
+        stream.once('error', () => (read.ended ??= -1)); // a cut, not an end: fails the checks below
+        t.after(() => stream.destroy());
+        return read;
+      };
+      const lines = (read: { text: string }) => read.text.split('\n').filter(line => line !== '');
+      const waitUntil = async (condition: () => boolean, what: string) => {
+        const deadline = performance.now() + 5000;
+        while (!condition()) {
+          if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+          await new Promise(resolve => setTimeout(resolve, 5));
+        }
+      };
+      const streams = {
+        game: await open(ann.token, `${BASE}/${game}/stream`),
+        events: await open(ann.token, '/api/stream/event'),
+        otherToken: await open(again.token, '/api/stream/event'),
+      };
+      for (const [name, read] of Object.entries(streams)) await waitUntil(() => lines(read).length > 0, name);
+
+      const endsWithUnauthorized = (read: { text: string; ended: number | undefined }, since: number, what: string) => {
+        t.assert.ok(read.ended !== undefined && read.ended > 0, `${what}: the response ended`);
+        t.assert.ok(read.ended - since < 1000, `${what}: ended after ${(read.ended - since).toFixed(0)} ms`);
+        const last = JSON.parse(lines(read).at(-1)!);
+        t.assert.deepEqual([last.type, last.error.code], ['error', 'UNAUTHORIZED'], what);
+      };
+      // Through the API: this instance ends them at once.
+      let since = performance.now();
+      t.assert.equal((await as(SERVICE_TOKEN, { method: 'DELETE', url: `/api/tokens/${ann.id}` })).statusCode, 200);
+      await waitUntil(() => streams.game.ended !== undefined && streams.events.ended !== undefined, 'the ends');
+      endsWithUnauthorized(streams.game, since, 'the game stream');
+      endsWithUnauthorized(streams.events, since, 'the event stream');
+      t.assert.equal(streams.otherToken.ended, undefined, 'the stream of another token of the same player goes on');
+
+      // By another process on the same store (the command line), which announces nothing here: the store is asked.
+      const elsewhere = new PlayerTokens({ store, now: Date.now });
+      since = performance.now();
+      t.assert.ok(await elsewhere.revoke(again.id));
+      await waitUntil(() => streams.otherToken.ended !== undefined, 'the end of the other stream');
+      endsWithUnauthorized(streams.otherToken, since, "the other token's stream");
+    });
+
     test('two players: each acts only for their side; strangers read but change nothing; takebacks by consent', async (t: TestContext) => {
       const { as, store, player } = await start(t);
       const [ann, bob, eve] = [await player('Ann'), await player('Bob'), await player('Eve')];
-      const id = json(await as(ann.token, { method: 'POST', url: BASE, payload: { black: bob.info } })).gameId;
+      const id = json(
+        await as(SERVICE_TOKEN, { method: 'POST', url: BASE, payload: { white: ann.info, black: bob.info } }),
+      ).gameId;
       const post = (token: string, path: string) => as(token, { method: 'POST', url: `${BASE}/${id}/${path}` });
       const state = async () => json(await as(eve.token, `${BASE}/${id}`)).state as GameState;
 
@@ -255,7 +381,9 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
     test('order of checks: a malformed move or action first, then GAME_OVER, then the seat, then the rest', async (t: TestContext) => {
       const { as, player } = await start(t);
       const [ann, bob, eve] = [await player('Ann'), await player('Bob'), await player('Eve')];
-      const id = json(await as(ann.token, { method: 'POST', url: BASE, payload: { black: bob.info } })).gameId;
+      const id = json(
+        await as(SERVICE_TOKEN, { method: 'POST', url: BASE, payload: { white: ann.info, black: bob.info } }),
+      ).gameId;
       const post = (token: string, path: string) => as(token, { method: 'POST', url: `${BASE}/${id}/${path}` });
       assertError(await post(eve.token, 'move/e2e9'), 'INVALID_UCI', 'uci');
       assertError(await post(eve.token, 'takeback/claim'), 'INVALID_ACTION', 'action');
@@ -339,7 +467,9 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
       t.assert.equal(all.length, 50);
       let acknowledgedTotal = 0;
       for (let seed = 1; seed <= 4; seed++) {
-        const id = json(await as(ann.token, { method: 'POST', url: BASE, payload: { black: bob.info } })).gameId;
+        const id = json(
+          await as(SERVICE_TOKEN, { method: 'POST', url: BASE, payload: { white: ann.info, black: bob.info } }),
+        ).gameId;
         await as(ann.token, { method: 'POST', url: `${BASE}/${id}/move/e2e3` });
         await as(bob.token, { method: 'POST', url: `${BASE}/${id}/move/e7e6` });
         const start = (await store.get(id))!;

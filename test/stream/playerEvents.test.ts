@@ -39,10 +39,11 @@ const seen = (stream: StreamClient) => stream.events.map(event => [event.type, e
  */
 async function scenario(t: TestContext, a: string, b: string, tag: string): Promise<void> {
   const [ann, bob] = [await issue(a, `ann-${tag}`), await issue(a, `bob-${tag}`)];
-  // Two games already ongoing, and one already over, before the stream opens.
-  const before1 = (await call(b, ann.token, 'POST', BASE, { black: bob.player })).gameId;
-  const before2 = (await call(b, bob.token, 'POST', BASE, { black: ann.player })).gameId;
-  const overBefore = (await call(b, ann.token, 'POST', BASE, { black: bob.player })).gameId;
+  // Two games already ongoing, and one already over, before the stream opens (games between two players are
+  // paired by the service).
+  const before1 = (await call(b, SERVICE, 'POST', BASE, { white: ann.player, black: bob.player })).gameId;
+  const before2 = (await call(b, SERVICE, 'POST', BASE, { white: bob.player, black: ann.player })).gameId;
+  const overBefore = (await call(b, SERVICE, 'POST', BASE, { white: ann.player, black: bob.player })).gameId;
   await call(b, ann.token, 'POST', `${BASE}/${overBefore}/resign`);
 
   const stream = await openStream(`${a}/api/stream/event`, { headers: { authorization: `Bearer ${ann.token}` } });
@@ -56,9 +57,9 @@ async function scenario(t: TestContext, a: string, b: string, tag: string): Prom
   );
   t.assert.equal(stream.events[0].game.white.id !== undefined, true, 'each line carries the GameFull');
 
-  // Games created while the stream is open: a game against Bob, a practice board, Bob's game against someone
-  // else (nothing), a PGN imported already over (nothing).
-  const versus = (await call(b, bob.token, 'POST', BASE, { white: ann.player })).gameId;
+  // Games created while the stream is open: a game against Bob (paired by the service), a practice board, Bob's
+  // practice board (nothing), a PGN imported already over (nothing).
+  const versus = (await call(b, SERVICE, 'POST', BASE, { white: ann.player, black: bob.player })).gameId;
   const practice = (await call(b, ann.token, 'POST', BASE)).gameId;
   await call(b, bob.token, 'POST', BASE);
   const mate = '1. f3 e5 2. g4 Qh4# 0-1';

@@ -2,8 +2,8 @@
  * The NDJSON streams: operation 3, `GET /api/board/game/{gameId}/stream` (a `gameFull` line first, then one
  * `gameState` line per committed change), and a player's events, `GET /api/stream/event` (a `gameStart` line for
  * each ongoing game of the player, then `gameStart` and `gameFinish` as games start and end, DECISIONS §13). Both
- * have empty lines as heartbeats and an `error` line before the server closes them, and count against the same
- * per-client cap.
+ * have empty lines as heartbeats and an `error` line before the server closes them (also `UNAUTHORIZED` when the
+ * player token a stream was opened with is revoked), and count against the same per-client cap.
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -81,7 +81,8 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
         summary: 'Follow a game live (NDJSON)',
         description:
           'A gameFull event first, then one gameState event per change, in order; an empty line every few seconds ' +
-          'while idle; an error event (SERVER_SHUTDOWN, SLOW_CONSUMER) before the server closes the stream.',
+          'while idle; an error event (SERVER_SHUTDOWN, SLOW_CONSUMER, UNAUTHORIZED once the token is revoked) ' +
+          'before the server closes the stream.',
         tags: ['games'],
         security: [{ bearerAuth: [] }],
         params: GameIdParams,
@@ -96,7 +97,7 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
       if (!res) return;
       request.log.info({ gameId }, 'stream opened');
       res.once('close', () => request.log.info({ gameId }, 'stream closed'));
-      await hub.attach(gameId, res, client, () => games.get(gameId));
+      await hub.attach(gameId, res, client, () => games.get(gameId), request.playerTokenHash);
     },
   );
 
@@ -111,16 +112,24 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
         description:
           'A gameStart event for each ongoing game of the player first, then gameStart when a game with the player ' +
           'in a seat starts (created, or resumed by an undo) and gameFinish when one ends; heartbeats and error ' +
-          'events as on game streams. A player token follows its own player; a service token names one (player).',
+          'events as on game streams. A player token follows only its own player (naming another is 403 FORBIDDEN); a ' +
+          'service token names one (player).',
         tags: ['players'],
         security: [{ bearerAuth: [] }],
         querystring: EventQuery,
         produces: ['application/x-ndjson'],
-        response: { 200: NDJSON, ...errorResponses(400, 401, 429) },
+        response: { 200: NDJSON, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
       const { actor } = request;
+      // Who plays whom is the player's own business (DECISIONS §13a): a player token follows only its own events.
+      if (actor.kind === 'player' && request.query.player !== undefined && request.query.player !== actor.player.id) {
+        throw new DomainError(
+          'FORBIDDEN',
+          `a player token follows only its own events (${actor.player.id}): leave out ?player= or name that id`,
+        );
+      }
       const player = request.query.player ?? (actor.kind === 'player' ? actor.player.id : undefined);
       if (player === undefined) {
         throw new DomainError('INVALID_QUERY', 'name the player whose events to follow: ?player=ID', 'player');
@@ -130,7 +139,7 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
       if (!res) return;
       request.log.info({ player }, 'event stream opened');
       res.once('close', () => request.log.info({ player }, 'event stream closed'));
-      await hub.attachFeed(res, client, async send => {
+      await hub.attachFeed(res, client, request.playerTokenHash, async send => {
         const stream = new PlayerStream(send);
         // Events that come while the player's games are read wait, then go through the same rule.
         let waiting: PlayerEvent[] | undefined = [];
