@@ -44,7 +44,7 @@
  * move must be there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -130,6 +130,7 @@ interface RoundResult {
   refused: Record<number, number>; // non-2xx answers by status
   acked?: Record<string, number>; // move: 2xx answers per game
   cpuUs: number; // CPU time of the target's processes per request, in µs
+  window: [number, number]; // when the load ran, in µs of the monotonic clock (that of CPU profiles)
   proxyCpuUs?: number;
   databaseCpuUs?: number; // the PostgreSQL server processes serving the target's database
 }
@@ -251,6 +252,7 @@ async function runRound(job: Job): Promise<RoundResult> {
   const databaseBefore = job.database ? await databaseCpuMs(job.database) : undefined;
   const proxyBefore = job.proxyPid ? cpuMs(job.proxyPid) : 0;
   const cpuBefore = job.pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  const startedAt = process.hrtime.bigint();
   const instance = autocannon({
     url: job.url,
     connections: job.connections,
@@ -266,6 +268,7 @@ async function runRound(job: Job): Promise<RoundResult> {
     else refused[status] = (refused[status] ?? 0) + 1;
   });
   const result = await instance;
+  const window: [number, number] = [Number(startedAt / 1000n), Number(process.hrtime.bigint() / 1000n)];
   const requestsDone = Math.max(1, result.requests.total);
   const perRequest = (ms: number) => (ms * 1000) / requestsDone;
   const cpuUs = perRequest(job.pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - cpuBefore);
@@ -286,6 +289,7 @@ async function runRound(job: Job): Promise<RoundResult> {
     errors: result.errors + result.timeouts,
     refused,
     cpuUs,
+    window,
     ...(proxyCpuUs === undefined ? {} : { proxyCpuUs }),
     ...(databaseCpuUs === undefined ? {} : { databaseCpuUs }),
     ...(job.track ? { acked } : {}),
@@ -792,6 +796,14 @@ async function main(): Promise<void> {
     const sent = new Map<Target, number>();
     const estimate = new Map<Target, number>(); // move rps per target, to size the games of the next round
     const results = new Map<Workload, Map<Target, Summary>>();
+    // With PROFILE_DIR: when each round ran on each target, beside its profiles, so that bench/layers.ts can take a
+    // workload's rounds out of a profile of the whole process and divide by their requests.
+    const windows = new Map<Target, { workload: string; warmup: boolean; window: [number, number]; total: number }[]>();
+    const noteWindow = (target: Target, workload: string, warmup: boolean, result: RoundResult) =>
+      windows.set(target, [
+        ...(windows.get(target) ?? []),
+        { workload, warmup, window: result.window, total: result.total },
+      ]);
     const roundsOf = new Map<Workload, Map<Target, RoundResult[]>>(); // each round's figures, for the A/B ratios
     for (const workload of chosen.filter(w => w !== 'growth')) {
       const title = titles[workload];
@@ -817,6 +829,7 @@ async function main(): Promise<void> {
             sent.set(target, (sent.get(target) ?? 0) + result.total);
           }
           if (!warmup) perTarget.set(target, [...(perTarget.get(target) ?? []), result]);
+          noteWindow(target, workload, warmup, result);
           report(`${title} ${target.name}${warmup ? ' (warm-up)' : ` round ${r + 1}`}`, result);
         }
       }
@@ -847,6 +860,7 @@ async function main(): Promise<void> {
             });
             const key = `${target.name} ${plies}`;
             if (!warmup) perCase.set(key, [...(perCase.get(key) ?? []), result]);
+            noteWindow(target, `growth${plies}`, warmup, result);
             report(`undo/redo at ${plies} plies ${target.name}${warmup ? ' (warm-up)' : ` round ${r + 1}`}`, result);
           }
         }
@@ -858,6 +872,18 @@ async function main(): Promise<void> {
         );
     }
     load.kill();
+    if (profileDir) {
+      for (const [target, list] of windows) {
+        const pid = target.procs[0]!.pid!;
+        const folder = otherTargets.includes(target)
+          ? join(profileDir, other!.label)
+          : other
+            ? join(profileDir, selfLabel)
+            : profileDir;
+        mkdirSync(folder, { recursive: true });
+        writeFileSync(join(folder, `rounds-${pid}.json`), `${JSON.stringify({ target: target.name, rounds: list })}\n`);
+      }
+    }
 
     // Durability: kill each store's service without warning (SIGTERM when profiling, so that the profile is
     // written), start it again on the same store, and read back through the API every game that took moves.
