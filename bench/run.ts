@@ -579,6 +579,7 @@ async function readBack(
 
 async function main(): Promise<void> {
   const { stores: wanted, explicit, instances, against, build, repo, json: jsonFile } = options();
+  const loadBefore = loadavg(); // what the machine was doing before this run's own load
   const withBare = process.env.BARE !== '0';
   if (!withBare && !against) throw new Error('BARE=0 goes with --against REF (the ratios are to bare otherwise)');
   const quick = process.env.QUICK === '1';
@@ -752,8 +753,16 @@ async function main(): Promise<void> {
     const round = (job: Job): Promise<RoundResult> =>
       new Promise((resolve, reject) => {
         load.once('message', (message: { ok: boolean; result?: RoundResult; error?: string }) => {
-          if (message.ok) resolve(message.result!);
-          else reject(new Error(message.error));
+          if (!message.ok) {
+            reject(new Error(message.error));
+            return;
+          }
+          // A round without a 2xx answer has no latencies: NaN, which the message carried as null.
+          const result = message.result as Omit<RoundResult, 'p50' | 'p99'> & {
+            p50: number | null;
+            p99: number | null;
+          };
+          resolve({ ...result, p50: result.p50 ?? NaN, p99: result.p99 ?? NaN });
         });
         load.send(job);
       });
@@ -912,7 +921,7 @@ async function main(): Promise<void> {
     const both = stores.length === 2;
     const hasPostgres = stores.includes('postgres');
     const out = [
-      `Node ${process.version}, ${cores} cores (${cpu}), load average before ${loadavg()
+      `Node ${process.version}, ${cores} cores (${cpu}), load average before ${loadBefore
         .map(x => x.toFixed(1))
         .join(' / ')}; ${rounds} rounds of ${seconds} s per target and workload, ${connections} connections, ` +
         `pipelining 1, medians over rounds; stores: ${names.join(', ')}.`,
@@ -1056,7 +1065,7 @@ async function main(): Promise<void> {
       };
       out.push('', ...abTable(report, sides.self.label, sides.other.label));
       if (jsonFile) {
-        const header = { node: process.version, cores, loadavg: loadavg(), rounds, seconds, connections };
+        const header = { node: process.version, cores, loadavg: loadBefore, rounds, seconds, connections };
         writeFileSync(jsonFile, `${JSON.stringify({ ...header, ...sides, workloads: report }, null, 2)}\n`);
       }
     }
