@@ -16,7 +16,19 @@
  * WORKLOADS=growth npm run bench                  # what a durable write costs at 10 and at 400 plies
  * ROUNDS=5 DURATION=8 CONNECTIONS=10 npm run bench
  * PROFILE_DIR=./profiles npm run bench            # also a CPU profile of each store's service
+ * npm run bench:ab -- REF                         # A/B: this work tree against commit REF (--against REF)
+ * QUICK=1 WORKLOADS=getGame,move BARE=0 npm run bench:ab -- HEAD~1 --store sqlite --json ab.json
+ * npm run bench -- --against REF --build OTHER --repo ../clone  # two commits of another repository
  * ```
+ *
+ * A/B (`--against REF`): REF is built in a scratch folder (bench/builds.ts: `git archive`, this tree's node_modules
+ * when the package-lock.json is the same, else `npm ci`; the build is kept for later runs) and runs as one more
+ * service per store, on the same runtime, alternating with this build's round by round (every other round in the
+ * opposite order). A table then gives each figure as this build over REF: requests per second, requests per
+ * CPU-second of the service, p50 and p99, each the median of the rounds' pairwise ratios, with a verdict (slower or
+ * faster when both throughput ratios are beyond 5 %). `--build C` measures commit C instead of the work tree,
+ * `--repo DIR` looks both commits up in another repository, `--json FILE` writes the figures, `BARE=0` leaves the
+ * bare server out.
  *
  * Workloads: GET a game of 80 plies, POST a move (each game gets a fixed cycle of knight moves, spread over
  * enough fresh games that none reaches fivefold repetition), GET the legal moves of a middlegame position, POST
@@ -32,7 +44,7 @@
  * move must be there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -41,6 +53,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { buildServer, SERVER_OUTPUT } from '../scripts/build.ts';
+import { buildCommit, type Build } from './builds.ts';
 import { exportPgn } from '../src/domain/pgn.ts';
 import { cpuMs, freePort, quantile, randomGame } from './common.ts';
 import type { Fixtures } from './bare.ts';
@@ -117,6 +130,7 @@ interface RoundResult {
   refused: Record<number, number>; // non-2xx answers by status
   acked?: Record<string, number>; // move: 2xx answers per game
   cpuUs: number; // CPU time of the target's processes per request, in µs
+  window: [number, number]; // when the load ran, in µs of the monotonic clock (that of CPU profiles)
   proxyCpuUs?: number;
   databaseCpuUs?: number; // the PostgreSQL server processes serving the target's database
 }
@@ -238,6 +252,7 @@ async function runRound(job: Job): Promise<RoundResult> {
   const databaseBefore = job.database ? await databaseCpuMs(job.database) : undefined;
   const proxyBefore = job.proxyPid ? cpuMs(job.proxyPid) : 0;
   const cpuBefore = job.pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  const startedAt = process.hrtime.bigint();
   const instance = autocannon({
     url: job.url,
     connections: job.connections,
@@ -253,6 +268,7 @@ async function runRound(job: Job): Promise<RoundResult> {
     else refused[status] = (refused[status] ?? 0) + 1;
   });
   const result = await instance;
+  const window: [number, number] = [Number(startedAt / 1000n), Number(process.hrtime.bigint() / 1000n)];
   const requestsDone = Math.max(1, result.requests.total);
   const perRequest = (ms: number) => (ms * 1000) / requestsDone;
   const cpuUs = perRequest(job.pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - cpuBefore);
@@ -273,6 +289,7 @@ async function runRound(job: Job): Promise<RoundResult> {
     errors: result.errors + result.timeouts,
     refused,
     cpuUs,
+    window,
     ...(proxyCpuUs === undefined ? {} : { proxyCpuUs }),
     ...(databaseCpuUs === undefined ? {} : { databaseCpuUs }),
     ...(job.track ? { acked } : {}),
@@ -321,11 +338,11 @@ interface Target {
 type Store = 'sqlite' | 'postgres';
 const STORE_LABEL: Record<Store, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 
-async function startProcess(name: string, args: string[], env: Record<string, string>) {
+async function startProcess(name: string, args: string[], env: Record<string, string>, cwd = ROOT) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const proc = spawn(process.execPath, args, {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -364,14 +381,30 @@ async function createDatabase(adminUrl: string, name: string): Promise<{ url: st
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
-function options(): { stores: Store[]; explicit: boolean; instances: number } {
+interface Options {
+  stores: Store[];
+  explicit: boolean;
+  instances: number;
+  against: string | undefined; // A/B: the commit to compare with
+  build: string | undefined; // A/B: the commit measured as "this" build instead of the work tree
+  repo: string | undefined; // A/B: the repository those commits are in, this one by default
+  json: string | undefined; // a file for the A/B figures as JSON
+}
+
+function options(): Options {
   const { values } = parseArgs({
     args: process.argv.slice(2),
     options: {
       store: { type: 'string' }, // sqlite, postgres or both (the default)
       instances: { type: 'string' }, // PostgreSQL instances behind one port, besides the single one
+      against: { type: 'string' },
+      build: { type: 'string' },
+      repo: { type: 'string' },
+      json: { type: 'string' },
     },
   });
+  if ((values.build ?? values.repo ?? values.json) !== undefined && values.against === undefined)
+    throw new Error('--build, --repo and --json go with --against REF');
   const store = values.store ?? (process.env.POSTGRES === '0' ? 'sqlite' : 'both');
   if (!['sqlite', 'postgres', 'both'].includes(store))
     throw new Error(`--store: sqlite, postgres or both; got '${store}'`);
@@ -381,7 +414,16 @@ function options(): { stores: Store[]; explicit: boolean; instances: number } {
   const instances = Number(raw);
   const stores: Store[] = store === 'both' ? ['sqlite', 'postgres'] : [store as Store];
   if (instances > 1 && !stores.includes('postgres')) throw new Error('--instances needs PostgreSQL (--store postgres)');
-  return { stores, explicit: values.store !== undefined || instances > 1, instances };
+  if (instances > 1 && values.against !== undefined) throw new Error('--instances and --against: one at a time');
+  return {
+    stores,
+    explicit: values.store !== undefined || instances > 1,
+    instances,
+    against: values.against,
+    build: values.build,
+    repo: values.repo,
+    json: values.json,
+  };
 }
 
 interface Summary {
@@ -407,6 +449,100 @@ const summarize = (list: RoundResult[]): Summary => ({
 const latency = (s: Summary) => `${s.p50.toFixed(2)} / ${s.p99.toFixed(2)}`;
 const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
 const table = (header: string[], rows: string[]) => [row(header), row(header.map(() => '---')), ...rows];
+
+// ---------------------------------------------------------------------------------------------------------
+// A/B (--against REF): this build against another, store by store, as ratios this / REF.
+
+/** Each figure of one workload and store as this build over the other: the median of the rounds' ratios. */
+interface AbFigures {
+  rps: number; // requests per second: below 1, this build answers fewer
+  cpuRate: number; // requests per CPU-second of the service (1 / CPU per request): below 1, this build costs more
+  p50: number; // latency: above 1, this build is slower
+  p99: number;
+}
+interface AbEntry {
+  workload: Workload;
+  title: string;
+  stores: { store: string; self: Summary; other: Summary; ratio: AbFigures; verdict: string }[];
+}
+
+/** Beyond this, both throughput ratios the same way, a change is reported as slower or faster. */
+const AB_MARGIN = 0.05;
+
+/**
+ * Ratios of round i of this build to round i of the other (the two ran one after the other, alternating which
+ * first), and their median over the rounds: a pair shares the machine's state of its moment, which the medians of
+ * each side alone would not.
+ */
+function abReport(
+  input: {
+    workload: Workload;
+    title: string;
+    stores: { store: string; self: RoundResult[]; other: RoundResult[] }[];
+  }[],
+): AbEntry[] {
+  return input.map(({ workload, title, stores }) => ({
+    workload,
+    title,
+    stores: stores.map(({ store, self, other }) => {
+      const pairs = self.map((mine, i) => [mine, other[i]!] as const);
+      const ratio: AbFigures = {
+        rps: median(pairs.map(([a, b]) => a.rps / b.rps)),
+        cpuRate: median(pairs.map(([a, b]) => b.cpuUs / a.cpuUs)),
+        p50: median(pairs.map(([a, b]) => a.p50 / b.p50)),
+        p99: median(pairs.map(([a, b]) => a.p99 / b.p99)),
+      };
+      const side = (x: number) => (x < 1 - AB_MARGIN ? -1 : x > 1 + AB_MARGIN ? 1 : 0);
+      const [a, b] = [side(ratio.rps), side(ratio.cpuRate)];
+      const verdict =
+        a === b
+          ? ['slower', `within ${AB_MARGIN * 100} %`, 'faster'][a + 1]!
+          : a * b < 0
+            ? 'mixed: run it again'
+            : `${['slower', '', 'faster'][a + b + 1]} by one measure`;
+      return { store, self: summarize(self), other: summarize(other), ratio, verdict };
+    }),
+  }));
+}
+
+function abTable(report: AbEntry[], self: string, other: string): string[] {
+  const rows = report.flatMap(({ title, stores }) =>
+    stores.map(({ store, self: a, other: b, ratio, verdict }) =>
+      row([
+        title,
+        store,
+        `${a.rps.toFixed(0)} / ${b.rps.toFixed(0)}`,
+        `**${ratio.rps.toFixed(2)}**`,
+        `${(1e6 / a.cpu).toFixed(0)} / ${(1e6 / b.cpu).toFixed(0)}`,
+        `**${ratio.cpuRate.toFixed(2)}**`,
+        `${a.cpu.toFixed(0)} / ${b.cpu.toFixed(0)}`,
+        `${latency(a)}; ${latency(b)}`,
+        `${ratio.p50.toFixed(2)} / ${ratio.p99.toFixed(2)}`,
+        verdict,
+      ]),
+    ),
+  );
+  return [
+    `A/B: ${self} against ${other}, each figure as ${self} / ${other} (the median of the rounds' ratios; the ` +
+      `rounds alternate which build runs first). Throughput below 1 and latency above 1: ${self} is slower.`,
+    '',
+    ...table(
+      [
+        'Workload',
+        'store',
+        `req/s, ${self} / ${other}`,
+        'req/s ratio',
+        `req per CPU-second, ${self} / ${other}`,
+        'req per CPU-second ratio',
+        `CPU µs per request, ${self} / ${other}`,
+        `p50 / p99 ms, ${self}; ${other}`,
+        'p50 / p99 ratio',
+        'verdict',
+      ],
+      rows,
+    ),
+  ];
+}
 
 /** Stops a process with `signal` and waits for its end. */
 async function stop(proc: ChildProcess, signal: NodeJS.Signals): Promise<void> {
@@ -442,7 +578,10 @@ async function readBack(
 }
 
 async function main(): Promise<void> {
-  const { stores: wanted, explicit, instances } = options();
+  const { stores: wanted, explicit, instances, against, build, repo, json: jsonFile } = options();
+  const loadBefore = loadavg(); // what the machine was doing before this run's own load
+  const withBare = process.env.BARE !== '0';
+  if (!withBare && !against) throw new Error('BARE=0 goes with --against REF (the ratios are to bare otherwise)');
   const quick = process.env.QUICK === '1';
   const rounds = setting('ROUNDS', quick ? 2 : 3);
   const seconds = setting('DURATION', quick ? 2 : 10);
@@ -468,18 +607,32 @@ async function main(): Promise<void> {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', // 'info' adds one log line per request
   };
   try {
-    const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-    await buildServer({ ifStale: true }); // the service runs as npm start runs it, from its bundle
+    // With --against, each build's profiles go to a folder of its own under PROFILE_DIR, named by its label.
+    const profileOf = (label: string | undefined) =>
+      profileDir ? ['--cpu-prof', '--cpu-prof-dir', label ? join(profileDir, label) : profileDir] : [];
+    // The service runs as npm start runs it, from its bundle: this work tree's, or with --build a commit's. With
+    // --against, the other commit's too, built in a scratch folder (bench/builds.ts).
+    let self: Build | undefined;
+    if (build) self = await buildCommit(build, repo ? { repo } : {});
+    else await buildServer({ ifStale: true });
+    const other = against ? await buildCommit(against, repo ? { repo } : {}) : undefined;
+    const selfLabel = self ? self.label : 'this';
 
     // The stores' services: a fresh SQLite file, fresh PostgreSQL databases (dropped at the end).
     const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
     const databaseName = (suffix: string) => `bench_${process.pid}_${Date.now()}_${suffix}`;
     const databases: Partial<Record<Store, string>> = { sqlite: sqlitePath };
+    const otherDatabases: Partial<Record<Store, string>> = { sqlite: join(dir, 'other.sqlite') };
     if (wanted.includes('postgres')) {
       try {
         const database = await createDatabase(adminUrl, databaseName('one'));
         drops.push(database.drop);
         databases.postgres = database.url;
+        if (other) {
+          const second = await createDatabase(adminUrl, databaseName('other'));
+          drops.push(second.drop);
+          otherDatabases.postgres = second.url;
+        }
       } catch (error) {
         if (explicit) throw error;
         process.stderr.write(`PostgreSQL not used (${String(error)})\n`);
@@ -487,13 +640,43 @@ async function main(): Promise<void> {
     }
     const stores = wanted.filter(store => databases[store] !== undefined);
     const startService = (store: Store, extra: string[] = []) =>
-      startProcess(STORE_LABEL[store], [...extra, SERVER_OUTPUT], { ...serviceEnv, DATABASE_URL: databases[store]! });
+      self
+        ? startProcess(
+            `${STORE_LABEL[store]} ${self.label}`,
+            [...extra, self.server],
+            { ...serviceEnv, DATABASE_URL: databases[store]! },
+            self.dir,
+          )
+        : startProcess(STORE_LABEL[store], [...extra, SERVER_OUTPUT], {
+            ...serviceEnv,
+            DATABASE_URL: databases[store]!,
+          });
+    const startOther = (store: Store, extra: string[] = []) =>
+      startProcess(
+        `${STORE_LABEL[store]} ${other!.label}`,
+        [...extra, other!.server],
+        { ...serviceEnv, DATABASE_URL: otherDatabases[store]! },
+        other!.dir,
+      );
     const services = new Map<Store, Target>();
+    const others = new Map<Store, Target>(); // the same stores on the build compared with (--against)
     for (const store of stores) {
-      const { url, proc } = await startService(store, profile);
-      children.push(proc);
       const database = store === 'postgres' ? databases.postgres : undefined;
-      services.set(store, { name: STORE_LABEL[store], url, procs: [proc], ...(database ? { database } : {}) });
+      const { url, proc } = await startService(store, profileOf(other ? selfLabel : undefined));
+      children.push(proc);
+      const name = other ? `${STORE_LABEL[store]} ${selfLabel}` : STORE_LABEL[store];
+      services.set(store, { name, url, procs: [proc], ...(database ? { database } : {}) });
+      if (other) {
+        const otherDatabase = store === 'postgres' ? otherDatabases.postgres : undefined;
+        const started = await startOther(store, profileOf(other.label));
+        children.push(started.proc);
+        others.set(store, {
+          name: `${STORE_LABEL[store]} ${other.label}`,
+          url: started.url,
+          procs: [started.proc],
+          ...(otherDatabase ? { database: otherDatabase } : {}),
+        });
+      }
     }
 
     // N more PostgreSQL services on a database of their own (each instance hears every change on its database,
@@ -536,7 +719,7 @@ async function main(): Promise<void> {
       };
     const fixtureIds = new Map<Target, { game: string; middlegame: string }>();
     let imported: unknown;
-    for (const target of [...services.values(), ...(group ? [group] : [])]) {
+    for (const target of [...services.values(), ...others.values(), ...(group ? [group] : [])]) {
       const game = await importPgn(target, pgn);
       imported ??= game;
       fixtureIds.set(target, { game: game.gameId, middlegame: (await importPgn(target, middle)).gameId });
@@ -553,10 +736,13 @@ async function main(): Promise<void> {
     };
     const fixturesPath = join(dir, 'fixtures.json');
     writeFileSync(fixturesPath, JSON.stringify(fixtures));
-    const bareProcess = await startProcess('bare', ['--import', 'tsx', 'bench/bare.ts'], { FIXTURES: fixturesPath });
-    children.push(bareProcess.proc);
-    const bare: Target = { name: 'bare', url: bareProcess.url, procs: [bareProcess.proc] };
-    fixtureIds.set(bare, fixtureIds.get(first)!);
+    let bare: Target | undefined; // BARE=0 (with --against): none
+    if (withBare) {
+      const bareProcess = await startProcess('bare', ['--import', 'tsx', 'bench/bare.ts'], { FIXTURES: fixturesPath });
+      children.push(bareProcess.proc);
+      bare = { name: 'bare', url: bareProcess.url, procs: [bareProcess.proc] };
+      fixtureIds.set(bare, fixtureIds.get(first)!);
+    }
 
     // The load process.
     const load = spawn(process.execPath, ['--import', 'tsx', SELF, 'load'], {
@@ -567,8 +753,16 @@ async function main(): Promise<void> {
     const round = (job: Job): Promise<RoundResult> =>
       new Promise((resolve, reject) => {
         load.once('message', (message: { ok: boolean; result?: RoundResult; error?: string }) => {
-          if (message.ok) resolve(message.result!);
-          else reject(new Error(message.error));
+          if (!message.ok) {
+            reject(new Error(message.error));
+            return;
+          }
+          // A round without a 2xx answer has no latencies: NaN, which the message carried as null.
+          const result = message.result as Omit<RoundResult, 'p50' | 'p99'> & {
+            p50: number | null;
+            p99: number | null;
+          };
+          resolve({ ...result, p50: result.p50 ?? NaN, p99: result.p99 ?? NaN });
         });
         load.send(job);
       });
@@ -604,17 +798,31 @@ async function main(): Promise<void> {
       growth: 'growth',
     };
     const storeTargets = stores.map(store => services.get(store)!);
-    const acked = new Map<Target, Map<string, number>>(storeTargets.map(target => [target, new Map()]));
+    const otherTargets = stores.flatMap(store => (others.has(store) ? [others.get(store)!] : []));
+    const acked = new Map<Target, Map<string, number>>(
+      [...storeTargets, ...otherTargets].map(target => [target, new Map()]),
+    );
     const sent = new Map<Target, number>();
     const estimate = new Map<Target, number>(); // move rps per target, to size the games of the next round
     const results = new Map<Workload, Map<Target, Summary>>();
+    // With PROFILE_DIR: when each round ran on each target, beside its profiles, so that bench/layers.ts can take a
+    // workload's rounds out of a profile of the whole process and divide by their requests.
+    const windows = new Map<Target, { workload: string; warmup: boolean; window: [number, number]; total: number }[]>();
+    const noteWindow = (target: Target, workload: string, warmup: boolean, result: RoundResult) =>
+      windows.set(target, [
+        ...(windows.get(target) ?? []),
+        { workload, warmup, window: result.window, total: result.total },
+      ]);
+    const roundsOf = new Map<Workload, Map<Target, RoundResult[]>>(); // each round's figures, for the A/B ratios
     for (const workload of chosen.filter(w => w !== 'growth')) {
       const title = titles[workload];
-      const targets = [...storeTargets, bare];
+      const targets = [...storeTargets, ...otherTargets, ...(bare ? [bare] : [])];
       if (group && (workload === 'move' || workload === 'getGame')) targets.push(group);
       const perTarget = new Map<Target, RoundResult[]>();
       for (let r = -1; r < rounds; r++) {
-        for (const target of targets) {
+        // A/B: every other round runs the targets in the opposite order, so that neither build always follows
+        // the other (a round after a write workload inherits its checkpoints, the machine's load drifts).
+        for (const target of other && r % 2 !== 0 ? [...targets].reverse() : targets) {
           const warmup = r < 0;
           const duration = warmup ? Math.min(2, seconds) : seconds;
           const rate = estimate.get(target) ?? 3000;
@@ -630,17 +838,19 @@ async function main(): Promise<void> {
             sent.set(target, (sent.get(target) ?? 0) + result.total);
           }
           if (!warmup) perTarget.set(target, [...(perTarget.get(target) ?? []), result]);
+          noteWindow(target, workload, warmup, result);
           report(`${title} ${target.name}${warmup ? ' (warm-up)' : ` round ${r + 1}`}`, result);
         }
       }
       results.set(workload, new Map([...perTarget].map(([target, list]) => [target, summarize(list)])));
+      roundsOf.set(workload, perTarget);
     }
 
     // Growth: 32 games of each length per store, made by importing a PGN of that length.
     const growth = new Map<Target, Map<number, Summary>>();
     if (chosen.includes('growth')) {
       const games = new Map<Target, Map<number, string[]>>();
-      for (const target of storeTargets) {
+      for (const target of [...storeTargets, ...otherTargets]) {
         const byLength = new Map<number, string[]>();
         for (const plies of GROWTH_PLIES) {
           const text = exportPgn(randomGame(plies, plies), { site: '?' });
@@ -650,7 +860,7 @@ async function main(): Promise<void> {
       }
       const perCase = new Map<string, RoundResult[]>();
       for (let r = -1; r < rounds; r++) {
-        for (const target of storeTargets) {
+        for (const target of [...storeTargets, ...otherTargets]) {
           for (const plies of GROWTH_PLIES) {
             const warmup = r < 0;
             const result = await round({
@@ -659,28 +869,44 @@ async function main(): Promise<void> {
             });
             const key = `${target.name} ${plies}`;
             if (!warmup) perCase.set(key, [...(perCase.get(key) ?? []), result]);
+            noteWindow(target, `growth${plies}`, warmup, result);
             report(`undo/redo at ${plies} plies ${target.name}${warmup ? ' (warm-up)' : ` round ${r + 1}`}`, result);
           }
         }
       }
-      for (const target of storeTargets)
+      for (const target of [...storeTargets, ...otherTargets])
         growth.set(
           target,
           new Map(GROWTH_PLIES.map(plies => [plies, summarize(perCase.get(`${target.name} ${plies}`)!)])),
         );
     }
     load.kill();
+    if (profileDir) {
+      for (const [target, list] of windows) {
+        const pid = target.procs[0]!.pid!;
+        const folder = otherTargets.includes(target)
+          ? join(profileDir, other!.label)
+          : other
+            ? join(profileDir, selfLabel)
+            : profileDir;
+        mkdirSync(folder, { recursive: true });
+        writeFileSync(join(folder, `rounds-${pid}.json`), `${JSON.stringify({ target: target.name, rounds: list })}\n`);
+      }
+    }
 
     // Durability: kill each store's service without warning (SIGTERM when profiling, so that the profile is
     // written), start it again on the same store, and read back through the API every game that took moves.
     const durability: string[] = [];
     const signal = profileDir ? 'SIGTERM' : 'SIGKILL';
-    for (const store of stores) {
-      const target = services.get(store)!;
+    const restarts = stores.flatMap(store => [
+      { target: services.get(store)!, restart: () => startService(store) },
+      ...(others.has(store) ? [{ target: others.get(store)!, restart: () => startOther(store) }] : []),
+    ]);
+    for (const { target, restart } of restarts) {
       await stop(target.procs[0]!, signal);
       const tracked = acked.get(target)!;
       if (tracked.size === 0) continue;
-      const back = await readBack(() => startService(store), tracked, children);
+      const back = await readBack(restart, tracked, children);
       durability.push(
         `POST move durability (${target.name}, read back through the API after ${signal} and a restart): ` +
           `${back.total} moves acknowledged in ${back.games} games (of ${sent.get(target)} sent), ${back.lost} ` +
@@ -695,13 +921,13 @@ async function main(): Promise<void> {
     const both = stores.length === 2;
     const hasPostgres = stores.includes('postgres');
     const out = [
-      `Node ${process.version}, ${cores} cores (${cpu}), load average before ${loadavg()
+      `Node ${process.version}, ${cores} cores (${cpu}), load average before ${loadBefore
         .map(x => x.toFixed(1))
         .join(' / ')}; ${rounds} rounds of ${seconds} s per target and workload, ${connections} connections, ` +
         `pipelining 1, medians over rounds; stores: ${names.join(', ')}.`,
     ];
     const throughput = chosen.filter(w => w !== 'growth');
-    if (throughput.length > 0) {
+    if (throughput.length > 0 && bare) {
       const rows = throughput.map(workload => {
         const byTarget = results.get(workload)!;
         const b = byTarget.get(bare)!;
@@ -788,7 +1014,7 @@ async function main(): Promise<void> {
 
     if (growth.size > 0) {
       const [short, long] = GROWTH_PLIES;
-      const rows = storeTargets.map(target => {
+      const rows = [...growth.keys()].map(target => {
         const at = growth.get(target)!;
         const a = at.get(short)!;
         const z = at.get(long)!;
@@ -819,6 +1045,29 @@ async function main(): Promise<void> {
           rows,
         ),
       );
+    }
+
+    if (other && throughput.length > 0) {
+      const report = abReport(
+        throughput.map(workload => ({
+          workload,
+          title: titles[workload],
+          stores: stores.map(store => ({
+            store: STORE_LABEL[store],
+            self: roundsOf.get(workload)!.get(services.get(store)!)!,
+            other: roundsOf.get(workload)!.get(others.get(store)!)!,
+          })),
+        })),
+      );
+      const sides = {
+        self: { label: selfLabel, commit: self?.commit ?? null },
+        other: { label: other.label, commit: other.commit },
+      };
+      out.push('', ...abTable(report, sides.self.label, sides.other.label));
+      if (jsonFile) {
+        const header = { node: process.version, cores, loadavg: loadBefore, rounds, seconds, connections };
+        writeFileSync(jsonFile, `${JSON.stringify({ ...header, ...sides, workloads: report }, null, 2)}\n`);
+      }
     }
 
     if (durability.length > 0) out.push('', ...durability);

@@ -21,7 +21,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { newGame, type Game } from '../src/domain/game.ts';
-import { makeMove } from '../src/domain/transitions.ts';
+import { indexOfGame, makeMove } from '../src/domain/transitions.ts';
 import { SqliteGameStore } from '../src/store/sqlite.ts';
 import { quantile } from './common.ts';
 
@@ -91,15 +91,17 @@ async function run(every: number, batch: number): Promise<string> {
       const result = makeMove(game, CYCLE[game.record.moves.length % CYCLE.length]!);
       if (!result.ok) throw result.error;
       games[i % games.length] = result.value.game;
-      return { ...result.value, expected: game.record.version };
+      return { ...result.value, previous: game.record };
     });
     const creates = await timed(writes, batch, () => store.create(fresh().record), watchWal);
     const moves = await timed(
       writes,
       batch,
       i => {
-        const { game, event, expected } = changes[i]!;
-        return store.update(game.record, expected, event);
+        // As the service writes a change: with its index and the record it replaces, so that only what differs
+        // is written (the games row and one moves row).
+        const { game, event, previous } = changes[i]!;
+        return store.update(game.record, previous.version, event, indexOfGame(game), previous);
       },
       watchWal,
     );

@@ -4,7 +4,8 @@
  * - `unit`: the pure domain, the service, HTTP through `app.inject`, the stores and the bus: no process of its
  *   own, no browser; the loop to run while working (well under a minute).
  * - `system`: real server processes and sockets (streams, shutdown, crash, restart), the cluster, the guards
- *   (fuzzing, limits, memory), the browser and the differential tests against reference programs.
+ *   (fuzzing, limits, memory), the browser, the differential tests against reference programs, and the request
+ *   benchmark's A/B mode (two commits built and compared; no figure is timed against a limit).
  *
  * `npm test` runs the unit suite with the coverage gate (Node's own coverage; the floors below are the levels
  * reached, to be raised, never lowered), then the system suite. Extra arguments go to `node --test`.
@@ -25,7 +26,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const SUITES = {
   unit: ['test/domain', 'test/service', 'test/config', 'test/http', 'test/store', 'test/bus', 'test/web'],
-  system: ['test/stream', 'test/guard', 'test/cluster', 'test/browser', 'test/differential'],
+  system: ['test/stream', 'test/guard', 'test/cluster', 'test/browser', 'test/differential', 'test/bench'],
 } as const;
 
 /**

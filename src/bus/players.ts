@@ -100,6 +100,11 @@ export class PlayerFeed {
     for (const handler of this.resyncs) handler();
   }
 
+  /** Whether any stream of these players is open: a transition no one hears need not be made into an event. */
+  listening(players: readonly [string, string]): boolean {
+    return this.listeners.has(players[0]) || this.listeners.has(players[1]);
+  }
+
   /** A transition this instance committed, to the streams of its seats (once for a player on both). */
   publish(players: readonly [string, string], event: PlayerEvent): void {
     for (const player of new Set(players)) for (const listener of this.listeners.get(player) ?? []) listener(event);

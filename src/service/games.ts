@@ -335,7 +335,10 @@ export class GameService {
   private transition(game: Game, type: 'gameStart' | 'gameFinish'): void {
     if (this.sharedStore || !this.players) return;
     const { id, version, white, black } = game.record;
-    this.players.publish([white.id, black.id], { type, gameId: id, version, game: gameFullOf(game, this.now()) });
+    const seats = [white.id, black.id] as const;
+    // Most games start and end with no stream of either player open: no GameFull is made for no one.
+    if (!this.players.listening(seats)) return;
+    this.players.publish(seats, { type, gameId: id, version, game: gameFullOf(game, this.now()) });
   }
 
   /**

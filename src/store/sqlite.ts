@@ -100,7 +100,7 @@ export class SqliteGameStore implements GameStore, TokenStore {
   private db!: Database.Database;
   private games!: ReturnType<typeof prepareGameStatements>;
   private tokenStmts!: ReturnType<typeof prepareTokenStatements>;
-  /** The seq the next write in the current transaction gives its game (see listGames). */
+  /** The highest seq given so far: the next write in the current transaction gives its game the one after it. */
   private seq = 0;
   private batchTx!: Database.Transaction<(writes: Pending[]) => boolean[]>;
   private singleTx!: Database.Transaction<(write: () => boolean) => boolean>;
@@ -134,13 +134,25 @@ export class SqliteGameStore implements GameStore, TokenStore {
     this.db = db;
     this.games = prepareGameStatements(db);
     this.tokenStmts = prepareTokenStatements(db);
-    // Each transaction numbers its writes from the highest seq committed (by this connection or another).
+    // Each transaction numbers its writes from the highest seq committed, by this connection or another. Only
+    // another connection's commit can make it higher than the one this connection last gave (a rolled-back
+    // transaction leaves a gap, which the order does not mind), and SQLite's data_version tells whether another
+    // connection has committed since it was last read: the highest seq is read again only then, not per batch.
+    const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+    let known: number | undefined; // data_version when the seq was last read
+    const numberFromHighest = () => {
+      const version = dataVersion.get()!;
+      if (version === known) return;
+      this.seq = Math.max(this.seq, this.games.maxSeq.get()?.seq ?? 0);
+      known = version;
+    };
+    this.seq = 0;
     this.batchTx = db.transaction((writes: Pending[]) => {
-      this.seq = this.games.maxSeq.get()?.seq ?? 0;
+      numberFromHighest();
       return writes.map(pending => pending.write());
     });
     this.singleTx = db.transaction((write: () => boolean) => {
-      this.seq = this.games.maxSeq.get()?.seq ?? 0;
+      numberFromHighest();
       return write();
     });
     if (this.path === ':memory:') return;

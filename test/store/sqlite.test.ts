@@ -56,6 +56,28 @@ test('SQLite file: two connections to one file see each other and keep the versi
   t.assert.equal(await one.secret(), await two.secret(), 'one secret for every connection to the file');
 });
 
+test('SQLite file: writes through two connections to one file list most recently changed first', async (t: TestContext) => {
+  // Each connection keeps the highest seq it gave and reads it again only when the other has committed since.
+  const path = newFile();
+  const one = SqliteGameStore.open(path);
+  const two = SqliteGameStore.open(path);
+  t.after(() => Promise.all([one.close(), two.close()]));
+  const [a, b, c] = [makeRecord(), makeRecord(), makeRecord()];
+  await one.create(a);
+  await one.create(b);
+  await two.create(c); // after b, though `one` wrote the last two
+  t.assert.equal(await one.update({ ...a, version: 2, moves: ['e2e4'] }, 1), true); // a is changed last
+  const ids = async (store: SqliteGameStore) =>
+    (await store.listGames({ status: 'all', limit: 10 })).map(({ record }) => record.id);
+  t.assert.deepEqual(await ids(one), [a.id, c.id, b.id]);
+  t.assert.deepEqual(await ids(two), [a.id, c.id, b.id]);
+  t.assert.equal(await two.update({ ...b, version: 2, moves: ['d2d4'] }, 1), true);
+  t.assert.equal(await one.update({ ...c, version: 2, moves: ['c2c4'] }, 1), true);
+  t.assert.deepEqual(await ids(two), [c.id, b.id, a.id]);
+  const seqs = (await one.listGames({ status: 'all', limit: 10 })).map(({ seq }) => seq);
+  t.assert.equal(new Set(seqs).size, 3, `distinct places in the order: ${seqs.join(', ')}`);
+});
+
 test('SQLite file: open creates missing parent folders', async (t: TestContext) => {
   const path = join(dir, 'nested', 'deeper', 'games.sqlite');
   const store = SqliteGameStore.open(path);
