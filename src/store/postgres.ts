@@ -35,6 +35,17 @@ import { PostgresWrites } from './postgresWrites.ts';
 import { recordOf, type StoredGameData } from './rows.ts';
 import { TOKEN_COLUMNS, tokenOf, type StoredToken, type TokenRow, type TokenStore } from './tokens.ts';
 import { migrations } from './migrations.ts';
+import {
+  byAge,
+  CHALLENGE_SQL,
+  challengeColumns,
+  challengeOf,
+  type ChallengeRow,
+  type ChallengeStore,
+} from './challenges.ts';
+import { KNOWN_PLAYER_SQL } from './tokens.ts';
+import type { Challenge } from '../domain/challenge.ts';
+import type { PlayerInfo } from '../contract/shapes.ts';
 
 /** A games row as the store reads it: its columns and its line (the moves rows, as JSON `[[uci, clock], ...]`). */
 interface GameRow {
@@ -70,7 +81,7 @@ export interface PostgresOptions {
   onError?: (error: Error) => void; // errors of idle connections, for the log
 }
 
-export class PostgresGameStore implements GameStore, TokenStore {
+export class PostgresGameStore implements GameStore, TokenStore, ChallengeStore {
   private updates = 0;
 
   private readonly writes: PostgresWrites;
@@ -228,6 +239,50 @@ export class PostgresGameStore implements GameStore, TokenStore {
 
   tokensIssued(): Promise<boolean> {
     return this.run(async () => (await this.pool.query('SELECT 1 FROM player_tokens LIMIT 1')).rowCount === 1);
+  }
+
+  knownPlayer(playerId: string): Promise<PlayerInfo | undefined> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{ player_id: string; display_name: string }>(KNOWN_PLAYER_SQL, [playerId]);
+      const row = rows[0];
+      return row && { id: row.player_id, displayName: row.display_name };
+    });
+  }
+
+  insertChallenge(challenge: Challenge): Promise<boolean> {
+    return this.run(
+      async () => (await this.pool.query(CHALLENGE_SQL.insert, [...challengeColumns(challenge)])).rowCount === 1,
+    );
+  }
+
+  challenge(id: string): Promise<Challenge | undefined> {
+    return this.run(async () => {
+      const row = (await this.pool.query<ChallengeRow>(CHALLENGE_SQL.select, [id])).rows[0];
+      return row && challengeOf(row);
+    });
+  }
+
+  claimChallenge(next: Challenge, expectedVersion: number): Promise<boolean> {
+    const values = [next.id, next.version, next.status, JSON.stringify(next), expectedVersion];
+    return this.run(async () => (await this.pool.query(CHALLENGE_SQL.claim, values)).rowCount === 1);
+  }
+
+  pendingChallenges(playerId: string, now: number): Promise<Challenge[]> {
+    return this.run(async () =>
+      (await this.pool.query<ChallengeRow>(CHALLENGE_SQL.pending, [playerId, now])).rows.map(challengeOf).sort(byAge),
+    );
+  }
+
+  pendingCount(challengerId: string, now: number): Promise<number> {
+    return this.run(async () =>
+      Number((await this.pool.query<{ n: string }>(CHALLENGE_SQL.count, [challengerId, now])).rows[0]!.n),
+    );
+  }
+
+  expiringChallenges(limit: number): Promise<Challenge[]> {
+    return this.run(async () =>
+      (await this.pool.query<ChallengeRow>(CHALLENGE_SQL.expiring, [limit])).rows.map(challengeOf),
+    );
   }
 
   secret(): Promise<string> {
