@@ -15,6 +15,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { isOver } from '../../domain/status.ts';
 import { gameFullOf } from '../../domain/views.ts';
 import type { GameService } from '../../service/games.ts';
+import type { ChallengeService } from '../../service/challenges.ts';
 import { requireGame } from '../requireGame.ts';
 import { GameIdParams, errorResponses } from '../schemas.ts';
 import type { StreamHub } from '../stream.ts';
@@ -23,6 +24,7 @@ export interface StreamRoutesOptions {
   games: GameService;
   hub: StreamHub;
   players: PlayerFeed | undefined; // games starting and ending; none: no player event streams
+  challenges?: ChallengeService | undefined; // the player's pending challenges, sent when a stream opens
   maxStreamsPerClient: number; // 0 = no limit
   clientKey: (request: { ip: string; headers: Record<string, unknown> }) => string;
 }
@@ -41,7 +43,7 @@ const EventQuery = Type.Object({
 });
 
 export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fastify, options) => {
-  const { games, hub, players, maxStreamsPerClient, clientKey } = options;
+  const { games, hub, players, challenges, maxStreamsPerClient, clientKey } = options;
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   /**
@@ -148,10 +150,17 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
             }
           }
         };
+        // Challenges made, canceled or declined (DECISIONS §16) go out as they come; the pending ones first.
+        const offChallenges = players.subscribeChallenges(player, send);
         try {
           await look();
+          const pending = await challenges?.pendingOf(player);
+          for (const challenge of [...(pending?.in ?? []), ...(pending?.out ?? [])]) {
+            send({ type: 'challenge', challenge: challenges!.view(challenge, player) });
+          }
         } catch (error) {
           off();
+          offChallenges();
           throw error;
         }
         for (const event of waiting) stream.apply(event);
@@ -163,6 +172,7 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
         return () => {
           open = false;
           off();
+          offChallenges();
           offResync();
         };
       });
