@@ -60,6 +60,7 @@ export async function start(config: Config) {
     players,
     ttlMs: config.challengeTtlS * 1000,
     publicUrl: config.publicUrl,
+    sharedStore: shared,
     // Each failed try of a challenge's expiry; it is tried again until recorded (DECISIONS §13a).
     onExpiryError: ({ key, error, failures, retryInMs }) =>
       warn(
@@ -90,7 +91,7 @@ export async function start(config: Config) {
   const listener = shared
     ? new ChangeListener(
         config.databaseUrl,
-        { feed, tokens: playerTokens, games, players },
+        { feed, tokens: playerTokens, games, players, challenges },
         { warn, info: message => app.log.info(message) },
       )
     : undefined;

@@ -46,6 +46,13 @@ import { challengeJsonOf } from './challengeViews.ts';
 /** The challenges whose expiry timers are armed at start: the soonest to expire first. */
 const ARMED_AT_START = 100_000;
 const MAX_ID_ATTEMPTS = 5;
+/** The line a status announced sends (none for an acceptance: its game's gameStart tells the players). */
+const LINES: Record<Challenge['status'], ChallengeLine['type'] | undefined> = {
+  created: 'challenge',
+  declined: 'challengeDeclined',
+  canceled: 'challengeCanceled',
+  accepted: undefined,
+};
 /** Claims lost to another change that one request judges again before it gives up. */
 const MAX_CLAIM_ATTEMPTS = 5;
 
@@ -58,6 +65,9 @@ export interface ChallengeServiceDeps {
   newId?: () => string; // a challenge's id, 8 letters or digits
   coin?: () => number; // [0, 1): draws a random colour
   onExpiryError?: (failure: Failure) => void; // a failed try of an expiry (it is tried again), for the log
+  // Other instances share the store (PostgreSQL): it announces every challenge made or changed to every instance
+  // (`announced`), this one included, and the events go out from there rather than from the change itself.
+  sharedStore?: boolean;
 }
 
 const notFound = (id: string) => new DomainError('CHALLENGE_NOT_FOUND', `no pending challenge ${id}`);
@@ -257,8 +267,25 @@ export class ChallengeService {
     else await this.deps.games.importFen(players, game.fen, SERVICE, gameId);
   }
 
-  /** Tells the challenger and the challenged player (each with its own direction). */
+  /**
+   * A challenge made or changed on any instance (a shared store's announcement, the challenge as committed): its
+   * expiry is armed or dropped here too (the claim lets one instance record it), and its players' streams here are
+   * told.
+   */
+  announced(challenge: Challenge): void {
+    if (challenge.status === 'created') this.arm(challenge);
+    else this.expiries.cancel(challenge.id);
+    const type = LINES[challenge.status];
+    if (type) this.tell(challenge, type);
+  }
+
+  /** Tells the players of a change made here, unless the shared store announces it to every instance. */
   private announce(challenge: Challenge, type: ChallengeLine['type']): void {
+    if (!this.deps.sharedStore) this.tell(challenge, type);
+  }
+
+  /** Tells the challenger and the challenged player (each with its own direction). */
+  private tell(challenge: Challenge, type: ChallengeLine['type']): void {
     const players = this.deps.players;
     if (!players) return;
     for (const player of [challenge.challenger, challenge.destUser]) {

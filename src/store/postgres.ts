@@ -30,7 +30,7 @@ import {
   type StateEvent,
   type StoredChange,
 } from './store.ts';
-import { TOKEN_ISSUED, TOKENS_CHANNEL, tokenRevokedSql } from './notifications.ts';
+import { CHALLENGES_CHANNEL, TOKEN_ISSUED, TOKENS_CHANNEL, tokenRevokedSql } from './notifications.ts';
 import { PostgresWrites } from './postgresWrites.ts';
 import { recordOf, type StoredGameData } from './rows.ts';
 import { TOKEN_COLUMNS, tokenOf, type StoredToken, type TokenRow, type TokenStore } from './tokens.ts';
@@ -69,6 +69,10 @@ const recordOfRow = (row: GameRow): GameRecord =>
     JSON.parse(row.data) as StoredGameData,
     row.line.map(([uci, clock]) => ({ uci, clock: clock === null ? null : Number(clock) })),
   );
+
+/** A write of a challenge that announces what it wrote when it commits (a row when it wrote one). */
+const ANNOUNCED = (write: string) =>
+  `WITH written AS (${write} RETURNING data) SELECT pg_notify('${CHALLENGES_CHANNEL}', data) FROM written`;
 
 /** Any constant shared by all instances: the advisory lock that serializes migrations. */
 const MIGRATION_LOCK = 4_224_242;
@@ -251,7 +255,8 @@ export class PostgresGameStore implements GameStore, TokenStore, ChallengeStore 
 
   insertChallenge(challenge: Challenge): Promise<boolean> {
     return this.run(
-      async () => (await this.pool.query(CHALLENGE_SQL.insert, [...challengeColumns(challenge)])).rowCount === 1,
+      async () =>
+        (await this.pool.query(ANNOUNCED(CHALLENGE_SQL.insert), [...challengeColumns(challenge)])).rowCount === 1,
     );
   }
 
@@ -264,7 +269,7 @@ export class PostgresGameStore implements GameStore, TokenStore, ChallengeStore 
 
   claimChallenge(next: Challenge, expectedVersion: number): Promise<boolean> {
     const values = [next.id, next.version, next.status, JSON.stringify(next), expectedVersion];
-    return this.run(async () => (await this.pool.query(CHALLENGE_SQL.claim, values)).rowCount === 1);
+    return this.run(async () => (await this.pool.query(ANNOUNCED(CHALLENGE_SQL.claim), values)).rowCount === 1);
   }
 
   pendingChallenges(playerId: string, now: number): Promise<Challenge[]> {

@@ -65,7 +65,13 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   const challengeStore = 'insertChallenge' in store ? (store as GameStore & ChallengeStore & TokenStore) : undefined;
   const challenges =
     challengeStore &&
-    new ChallengeService({ store: challengeStore, games, players, ttlMs: options.challengeTtlMs ?? 3_600_000 });
+    new ChallengeService({
+      store: challengeStore,
+      games,
+      players,
+      ttlMs: options.challengeTtlMs ?? 3_600_000,
+      sharedStore: options.sharedStore ?? false,
+    });
   const app = await buildApp({
     games,
     challenges,

@@ -17,6 +17,7 @@ import type { GameStore } from '../../src/store/store.ts';
 import { assertError, json, makeTestApp, responseChecker, type TestApp } from '../helpers/app.ts';
 import { databaseOfFile } from '../helpers/postgres.ts';
 import { openStream, type StreamClient } from '../stream/helpers.ts';
+import { ChangeListener } from '../../src/bus/postgres.ts';
 
 const SERVICE_TOKEN = 'service-token-for-challenges-01';
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
@@ -31,9 +32,13 @@ interface ChallengeApp extends TestApp {
   player: (name: string) => Promise<{ id: string; name: string; token: string }>;
 }
 
-async function start(t: TestContext, options: { store?: GameStore; ttlMs?: number } = {}): Promise<ChallengeApp> {
+async function start(
+  t: TestContext,
+  options: { store?: GameStore; ttlMs?: number; sharedStore?: boolean } = {},
+): Promise<ChallengeApp> {
   const testApp = await makeTestApp({
     tokens: [SERVICE_TOKEN],
+    sharedStore: options.sharedStore ?? false,
     ...(options.store ? { store: options.store } : {}),
     ...(options.ttlMs ? { challengeTtlMs: options.ttlMs } : {}),
   });
@@ -468,5 +473,58 @@ suite('on PostgreSQL', { skip: pg.skip }, () => {
     const stores = await Promise.all([PostgresGameStore.open(pg.url()), PostgresGameStore.open(pg.url())]);
     t.after(() => Promise.all(stores.map(store => store.close())));
     await race(t, await Promise.all(stores.map(store => start(t, { store }))));
+  });
+
+  test("two instances: a challenge made or answered on one reaches the players' streams on both, once", async (t: TestContext) => {
+    const stores = await Promise.all([PostgresGameStore.open(pg.url()), PostgresGameStore.open(pg.url())]);
+    t.after(() => Promise.all(stores.map(store => store.close())));
+    const [a, b] = await Promise.all(stores.map(store => start(t, { store, sharedStore: true })));
+    const streams: StreamClient[] = [];
+    t.after(() => streams.forEach(stream => stream.close()));
+    const urls: string[] = [];
+    for (const instance of [a!, b!]) {
+      const listener = new ChangeListener(pg.url(), {
+        feed: { announce: () => undefined, publish: () => undefined, resync: () => undefined },
+        players: instance.players,
+        challenges: instance.challenges!,
+      });
+      await listener.start();
+      t.after(() => listener.close());
+      await instance.app.listen({ port: 0, host: '127.0.0.1' });
+      urls.push(`http://127.0.0.1:${(instance.app.server.address() as { port: number }).port}`);
+    }
+    const [ann, bob] = [await a!.player('Ann'), await a!.player('Bob')];
+    const open = async (url: string, token: string) => {
+      const stream = await openStream(`${url}/api/stream/event`, { headers: { authorization: `Bearer ${token}` } });
+      streams.push(stream);
+      return stream;
+    };
+    const [annStream, bobStream] = [await open(urls[0]!, ann.token), await open(urls[1]!, bob.token)];
+    const declined = await made(a!, ann.token, bob.id, { days: 2 });
+    await bobStream.waitForEvents(1);
+    t.assert.deepEqual(
+      [bobStream.events[0].type, bobStream.events[0].challenge.id, bobStream.events[0].challenge.direction],
+      ['challenge', declined.id, 'in'],
+    );
+    t.assert.equal((await answer(b!, bob.token, declined.id, 'decline', { reason: 'later' })).statusCode, 200);
+    const accepted = await made(a!, ann.token, bob.id, { days: 2 });
+    t.assert.equal((await answer(b!, bob.token, accepted.id, 'accept')).statusCode, 200);
+    const gameId = (await a!.challenges!.show(accepted.id)).gameId;
+    const expected = [
+      ['challenge', declined.id],
+      ['challengeDeclined', declined.id],
+      ['challenge', accepted.id],
+      ['gameStart', gameId],
+    ];
+    for (const stream of [annStream, bobStream]) {
+      await stream.waitForEvents(expected.length);
+      await new Promise(resolve => setTimeout(resolve, 200)); // a line sent twice would be here by now
+      t.assert.deepEqual(
+        stream.events.map(event => [event.type, event.challenge?.id ?? event.game?.gameId]),
+        expected,
+      );
+    }
+    t.assert.equal(annStream.events[1].challenge.declineReasonKey, 'later');
+    t.assert.equal(annStream.events[1].challenge.direction, 'out');
   });
 });
