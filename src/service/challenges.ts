@@ -134,8 +134,14 @@ export class ChallengeService {
     throw new Error('could not find an unused challenge id');
   }
 
+  /** The challenge, whatever its status, to a player; CHALLENGE_NOT_FOUND when there is none. */
+  show(actor: Actor, id: string): Promise<Challenge> {
+    playerOf(actor);
+    return this.find(id);
+  }
+
   /** The challenge, whatever its status; CHALLENGE_NOT_FOUND when there is none. */
-  async show(id: string): Promise<Challenge> {
+  async find(id: string): Promise<Challenge> {
     const challenge = await this.deps.store.challenge(id);
     if (!challenge) throw new DomainError('CHALLENGE_NOT_FOUND', `no challenge ${id}`);
     return challenge;

@@ -229,7 +229,7 @@ test('accept: the challenged player only; the game has the challenge clock, posi
   t.assert.deepEqual(json(accepted), { ok: true });
   const shown = json<ChallengeJson>(await app.as(ann.token, `/api/challenge/${made1.id}/show`));
   t.assert.equal(shown.status, 'accepted');
-  const stored = await app.challenges!.show(made1.id);
+  const stored = await app.challenges!.find(made1.id);
   const game = json(await app.as(bob.token, `/api/board/game/${stored.gameId}`));
   t.assert.deepEqual([game.white.id, game.black.id], [bob.id, ann.id], 'ann asked for black');
   t.assert.deepEqual(game.clock.initial, 180_000);
@@ -243,7 +243,7 @@ test('accept: the challenged player only; the game has the challenge clock, posi
   // Correspondence: the game's clock has its days per move.
   const days = await made(app, ann.token, bob.id, 'days=2&color=white', true);
   t.assert.equal((await answer(app, bob.token, days.id, 'accept')).statusCode, 200);
-  const corr = json(await app.as(ann.token, `/api/board/game/${(await app.challenges!.show(days.id)).gameId}`));
+  const corr = json(await app.as(ann.token, `/api/board/game/${(await app.challenges!.find(days.id)).gameId}`));
   t.assert.deepEqual([corr.white.id, corr.clock.daysPerMove], [ann.id, 2]);
 });
 
@@ -294,7 +294,7 @@ test('an open challenge: no destUser, any other player accepts it, first accept 
   assertError(await answer(app, cat.token, open.id, 'decline'), 'FORBIDDEN');
   t.assert.equal((await answer(app, cat.token, open.id, 'accept')).statusCode, 200);
   assertError(await answer(app, bob.token, open.id, 'accept'), 'CHALLENGE_NOT_FOUND');
-  const game = json(await app.as(cat.token, `/api/board/game/${(await app.challenges!.show(open.id)).gameId}`));
+  const game = json(await app.as(cat.token, `/api/board/game/${(await app.challenges!.find(open.id)).gameId}`));
   t.assert.deepEqual([game.white.id, game.black.id], [ann.id, cat.id]);
 });
 
@@ -335,10 +335,10 @@ test('a pending challenge expires after CHALLENGE_TTL_S on its own (fake clock):
   const corr = await made(app, ann.token, bob.id, { days: 1 });
   t.mock.timers.tick(59_999);
   await settle();
-  t.assert.equal((await app.challenges!.show(real.id)).status, 'created');
+  t.assert.equal((await app.challenges!.find(real.id)).status, 'created');
   t.mock.timers.tick(1);
   await settle();
-  t.assert.equal((await app.challenges!.show(real.id)).status, 'canceled', 'recorded by the timer, no request');
+  t.assert.equal((await app.challenges!.find(real.id)).status, 'canceled', 'recorded by the timer, no request');
   t.assert.equal(json<ChallengeJson>(await app.as(bob.token, `/api/challenge/${real.id}/show`)).status, 'canceled');
   assertError(await answer(app, bob.token, real.id, 'accept'), 'CHALLENGE_NOT_FOUND');
   t.assert.deepEqual(
@@ -347,10 +347,10 @@ test('a pending challenge expires after CHALLENGE_TTL_S on its own (fake clock):
   );
   t.mock.timers.tick(7 * 86_400_000 - 60_001);
   await settle();
-  t.assert.equal((await app.challenges!.show(corr.id)).status, 'created');
+  t.assert.equal((await app.challenges!.find(corr.id)).status, 'created');
   t.mock.timers.tick(1);
   await settle();
-  t.assert.equal((await app.challenges!.show(corr.id)).status, 'canceled');
+  t.assert.equal((await app.challenges!.find(corr.id)).status, 'canceled');
 });
 
 test('expiries are armed at start from the store: one due while no service ran is canceled at once', async (t: TestContext) => {
@@ -406,7 +406,7 @@ test("events on both players' streams: challenge, challengeDeclined, challengeCa
   const canceled = await made(app, ann.token, bob.id);
   await answer(app, ann.token, canceled.id, 'cancel');
   await answer(app, bob.token, before.id, 'accept');
-  const gameId = (await app.challenges!.show(before.id)).gameId;
+  const gameId = (await app.challenges!.find(before.id)).gameId;
   const expected = [
     ['challenge', before.id],
     ['challenge', declined.id],
@@ -453,7 +453,7 @@ async function race(t: TestContext, apps: ChallengeApp[]): Promise<void> {
   t.assert.equal(games.length, 1, 'exactly one game');
   const winner = others[answers.findIndex(res => res.statusCode === 200)]!;
   t.assert.equal(games[0]!.black.id, winner.id);
-  t.assert.equal(games[0]!.gameId, (await first!.challenges!.show(open.id)).gameId);
+  t.assert.equal(games[0]!.gameId, (await first!.challenges!.find(open.id)).gameId);
 }
 
 test('ten players accepting one open challenge at once on SQLite: exactly one game, nine 404', async (t: TestContext) => {
@@ -509,7 +509,7 @@ suite('on PostgreSQL', { skip: pg.skip }, () => {
     t.assert.equal((await answer(b!, bob.token, declined.id, 'decline', { reason: 'later' })).statusCode, 200);
     const accepted = await made(a!, ann.token, bob.id, { days: 2 });
     t.assert.equal((await answer(b!, bob.token, accepted.id, 'accept')).statusCode, 200);
-    const gameId = (await a!.challenges!.show(accepted.id)).gameId;
+    const gameId = (await a!.challenges!.find(accepted.id)).gameId;
     const expected = [
       ['challenge', declined.id],
       ['challengeDeclined', declined.id],

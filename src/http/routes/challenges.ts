@@ -113,9 +113,8 @@ export const challengeRoutes: FastifyPluginAsync<ChallengeRoutesOptions> = async
       ),
     },
     async request => {
-      const viewer = viewerOf(request.actor);
-      if (viewer === undefined) await challenges.list(request.actor); // refuses a caller who is no player
-      return challenges.view(await challenges.show(request.params.id), viewer);
+      const challenge = await challenges.show(request.actor, request.params.id);
+      return challenges.view(challenge, viewerOf(request.actor));
     },
   );
 
