@@ -154,6 +154,9 @@ test('forms and JSON alike: form fields, a nested clock, days, nothing (unlimite
   const fromPosition = await made(app, ann.token, bob.id, `fen=${encodeURIComponent(fen)}`, true);
   t.assert.equal(fromPosition.initialFen, fen);
   t.assert.equal(fromPosition.variant.key, 'fromPosition');
+  // Forms are the challenges' own: the other operations still take JSON only.
+  const game = await app.as(ann.token, { method: 'POST', url: '/api/board/game', payload: 'clock=1', headers: FORM });
+  assertError(game, 'UNSUPPORTED_MEDIA_TYPE');
 });
 
 test('a bad request is 400 naming its field; oneself INVALID_CHALLENGE; an unknown player 404; 21 pending 429', async (t: TestContext) => {
