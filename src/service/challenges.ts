@@ -119,13 +119,14 @@ export class ChallengeService {
       if (destUser === null) throw new DomainError('PLAYER_NOT_FOUND', `no player ${destId} is known to the service`);
     }
     const now = this.now();
-    if ((await this.deps.store.pendingCount(challenger.id, now)) >= MAX_PENDING_CHALLENGES) {
-      throw new DomainError('RATE_LIMITED', `a player may have at most ${MAX_PENDING_CHALLENGES} pending challenges`);
-    }
     for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
       const input = { id: this.newId(), challenger, destUser, request, now, ttlMs: this.deps.ttlMs, coin: this.coin };
       const challenge = orThrow(newChallenge(input));
-      if (await this.deps.store.insertChallenge(challenge)) {
+      const inserted = await this.deps.store.insertChallenge(challenge, MAX_PENDING_CHALLENGES);
+      if (inserted === 'limit') {
+        throw new DomainError('RATE_LIMITED', `a player may have at most ${MAX_PENDING_CHALLENGES} pending challenges`);
+      }
+      if (inserted === 'inserted') {
         this.arm(challenge);
         this.announce(challenge, 'challenge');
         return challenge;

@@ -11,9 +11,16 @@
  */
 import type { Challenge } from '../domain/challenge.ts';
 
+/** What became of a new challenge: stored, refused for its id, or refused for its challenger's pending ones. */
+export type InsertedChallenge = 'inserted' | 'taken' | 'limit';
+
 export interface ChallengeStore {
-  /** Adds a new challenge (durably); resolves false when its id is taken. */
-  insertChallenge(challenge: Challenge): Promise<boolean>;
+  /**
+   * Adds a new challenge (durably), unless its id is taken (`taken`) or its challenger already has `maxPending`
+   * challenges pending at its `createdAt` (`limit`; no limit by default). The count and the insert are one step
+   * for the store: requests racing from one challenger, on any instances, never pass the limit.
+   */
+  insertChallenge(challenge: Challenge, maxPending?: number): Promise<InsertedChallenge>;
   /** The challenge with this id, whatever its status. */
   challenge(id: string): Promise<Challenge | undefined>;
   /**

@@ -15,7 +15,7 @@ import {
   type StoredChange,
 } from './store.ts';
 import type { StoredToken, TokenStore } from './tokens.ts';
-import { byAge, type ChallengeStore } from './challenges.ts';
+import { byAge, type ChallengeStore, type InsertedChallenge } from './challenges.ts';
 import type { Challenge } from '../domain/challenge.ts';
 import type { PlayerInfo } from '../contract/shapes.ts';
 
@@ -136,10 +136,14 @@ export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore {
     return Promise.resolve(latest && { ...latest.player });
   }
 
-  insertChallenge(challenge: Challenge): Promise<boolean> {
-    if (this.challenges.has(challenge.id)) return Promise.resolve(false);
+  insertChallenge(challenge: Challenge, maxPending = Infinity): Promise<InsertedChallenge> {
+    if (this.challenges.has(challenge.id)) return Promise.resolve('taken');
+    // Counted and inserted in one synchronous step: no other insert comes between.
+    if (this.pendingOf(challenge.challenger.id, challenge.createdAt).length >= maxPending) {
+      return Promise.resolve('limit');
+    }
     this.challenges.set(challenge.id, JSON.stringify(challenge));
-    return Promise.resolve(true);
+    return Promise.resolve('inserted');
   }
 
   challenge(id: string): Promise<Challenge | undefined> {
@@ -167,10 +171,13 @@ export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore {
   }
 
   pendingCount(challengerId: string, now: number): Promise<number> {
-    const mine = this.storedChallenges().filter(
+    return Promise.resolve(this.pendingOf(challengerId, now).length);
+  }
+
+  private pendingOf(challengerId: string, now: number): Challenge[] {
+    return this.storedChallenges().filter(
       c => c.status === 'created' && c.expiresAt > now && c.challenger.id === challengerId,
     );
-    return Promise.resolve(mine.length);
   }
 
   expiringChallenges(limit: number): Promise<Challenge[]> {

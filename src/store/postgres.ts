@@ -42,6 +42,7 @@ import {
   challengeOf,
   type ChallengeRow,
   type ChallengeStore,
+  type InsertedChallenge,
 } from './challenges.ts';
 import { KNOWN_PLAYER_SQL } from './tokens.ts';
 import type { Challenge } from '../domain/challenge.ts';
@@ -73,6 +74,9 @@ const recordOfRow = (row: GameRow): GameRecord =>
 /** A write of a challenge that announces what it wrote when it commits (a row when it wrote one). */
 const ANNOUNCED = (write: string) =>
   `WITH written AS (${write} RETURNING data) SELECT pg_notify('${CHALLENGES_CHANNEL}', data) FROM written`;
+
+/** The first key of the advisory locks of challengers (the second is a hash of the challenger's id). */
+const CHALLENGER_LOCK = 4_224_243;
 
 /** Any constant shared by all instances: the advisory lock that serializes migrations. */
 const MIGRATION_LOCK = 4_224_242;
@@ -253,11 +257,35 @@ export class PostgresGameStore implements GameStore, TokenStore, ChallengeStore 
     });
   }
 
-  insertChallenge(challenge: Challenge): Promise<boolean> {
-    return this.run(
-      async () =>
-        (await this.pool.query(ANNOUNCED(CHALLENGE_SQL.insert), [...challengeColumns(challenge)])).rowCount === 1,
-    );
+  insertChallenge(challenge: Challenge, maxPending = Infinity): Promise<InsertedChallenge> {
+    const insert = async (client: pg.PoolClient | pg.Pool): Promise<InsertedChallenge> =>
+      (await client.query(ANNOUNCED(CHALLENGE_SQL.insert), [...challengeColumns(challenge)])).rowCount === 1
+        ? 'inserted'
+        : 'taken';
+    if (maxPending === Infinity) return this.run(() => insert(this.pool));
+    return this.run(async () => {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN');
+        // One challenger's inserts one at a time, on every instance: each counts what the one before committed.
+        await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
+          CHALLENGER_LOCK,
+          challenge.challenger.id,
+        ]);
+        const { rows } = await client.query<{ n: string }>(CHALLENGE_SQL.count, [
+          challenge.challenger.id,
+          challenge.createdAt,
+        ]);
+        const result = Number(rows[0]!.n) >= maxPending ? 'limit' : await insert(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    });
   }
 
   challenge(id: string): Promise<Challenge | undefined> {

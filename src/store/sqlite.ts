@@ -63,7 +63,7 @@ import {
   writeLine,
 } from './sqliteStatements.ts';
 import { dataOf } from './rows.ts';
-import { byAge, challengeColumns, challengeOf, type ChallengeStore } from './challenges.ts';
+import { byAge, challengeColumns, challengeOf, type ChallengeStore, type InsertedChallenge } from './challenges.ts';
 import { params, prepareChallengeStatements } from './sqliteChallenges.ts';
 import type { Challenge } from '../domain/challenge.ts';
 import type { PlayerInfo } from '../contract/shapes.ts';
@@ -361,9 +361,16 @@ export class SqliteGameStore implements GameStore, TokenStore, ChallengeStore {
     });
   }
 
-  insertChallenge(challenge: Challenge): Promise<boolean> {
+  insertChallenge(challenge: Challenge, maxPending = Infinity): Promise<InsertedChallenge> {
     const values = params(challengeColumns(challenge));
-    return this.enqueue(() => this.challengeStmts.insert.run(values).changes === 1);
+    const pending = params([challenge.challenger.id, challenge.createdAt]);
+    let result: InsertedChallenge = 'taken';
+    // Counted and inserted in one write transaction: no other write comes between.
+    return this.enqueue(() => {
+      if (this.challengeStmts.count.get(pending)!.n >= maxPending) result = 'limit';
+      else if (this.challengeStmts.insert.run(values).changes === 1) result = 'inserted';
+      return result === 'inserted';
+    }).then(() => result);
   }
 
   challenge(id: string): Promise<Challenge | undefined> {

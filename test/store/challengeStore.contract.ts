@@ -67,12 +67,37 @@ export function runChallengeStoreContract(
       const open1 = makeChallenge({ destUser: null, initialFen: '8/8/8/8/8/8/8/K6k w - - 0 1', color: 'black' });
       const corr = makeChallenge({ timeControl: { type: 'correspondence', daysPerTurn: 3 } });
       for (const challenge of [open1, corr]) {
-        t.assert.equal(await store.insertChallenge(challenge), true);
+        t.assert.equal(await store.insertChallenge(challenge), 'inserted');
         t.assert.deepEqual(await store.challenge(challenge.id), challenge);
       }
-      t.assert.equal(await store.insertChallenge({ ...corr, color: 'white' }), false);
+      t.assert.equal(await store.insertChallenge({ ...corr, color: 'white' }), 'taken');
       t.assert.deepEqual(await store.challenge(corr.id), corr);
       t.assert.equal(await store.challenge('Zz999999'), undefined);
+    });
+
+    test("a challenger's pending limit: counted with the insert, also when inserts race", async (t: TestContext) => {
+      const store = await open(t);
+      const eve = player('eve');
+      const first = Array.from({ length: 3 }, () => makeChallenge({ challenger: eve }));
+      for (const challenge of first) t.assert.equal(await store.insertChallenge(challenge, 5), 'inserted');
+      // Expired ones and answered ones do not count.
+      await store.insertChallenge(makeChallenge({ challenger: eve, createdAt: NOW - 10, expiresAt: NOW }));
+      t.assert.equal(await store.claimChallenge(next(first[0]!, { status: 'canceled' }), 1), true);
+      const racing = Array.from({ length: 8 }, () => makeChallenge({ challenger: eve }));
+      const results = await Promise.all(racing.map(challenge => store.insertChallenge(challenge, 5)));
+      t.assert.deepEqual([...results].sort(), [
+        'inserted',
+        'inserted',
+        'inserted',
+        'limit',
+        'limit',
+        'limit',
+        'limit',
+        'limit',
+      ]);
+      t.assert.equal(await store.pendingCount(eve.id, NOW), 5);
+      const taken = { ...makeChallenge({ challenger: player('fay') }), id: racing[0]!.id };
+      t.assert.equal(await store.insertChallenge(taken, 5), 'taken');
     });
 
     test('a claim changes a pending challenge once: at the version read, while it is created', async (t: TestContext) => {
@@ -115,7 +140,7 @@ export function runChallengeStoreContract(
       const answered = makeChallenge({ challenger: cat, destUser: ann });
       const others = makeChallenge({ challenger: bob, destUser: cat });
       for (const challenge of [out, incoming, openOne, expired, answered, others]) {
-        t.assert.equal(await store.insertChallenge(challenge), true);
+        t.assert.equal(await store.insertChallenge(challenge), 'inserted');
       }
       t.assert.equal(
         await store.claimChallenge(next(answered, { status: 'declined', declineReason: 'later' }), 1),
