@@ -113,7 +113,9 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
         description:
           'A gameStart event for each ongoing game of the player first, then gameStart when a game with the player ' +
           'in a seat starts (created, or resumed by an undo) and gameFinish when one ends; heartbeats and error ' +
-          'events as on game streams. A player token follows its own player; a service token names one (player).',
+          'events as on game streams. A player token follows its own player; a service token names one (player). ' +
+          'Challenges too: a challenge event for each pending one first, then challenge, challengeCanceled and ' +
+          'challengeDeclined as they are made and answered.',
         tags: ['players'],
         security: [{ bearerAuth: [] }],
         querystring: EventQuery,
