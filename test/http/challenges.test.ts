@@ -435,6 +435,38 @@ test("events on both players' streams: challenge, challengeDeclined, challengeCa
   t.assert.equal(annStream.events[4].challenge.status, 'canceled');
 });
 
+test('announcements missed (a lost connection): a second look sends the challenges made and ended meanwhile, once', async (t: TestContext) => {
+  // A shared store with nobody listening to its announcements: only the second look tells the streams.
+  const app = await start(t, { sharedStore: true });
+  const [ann, bob] = [await app.player('Ann'), await app.player('Bob')];
+  const declined = await made(app, ann.token, bob.id);
+  await app.app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.app.server.address() as { port: number }).port}/api/stream/event`;
+  const stream = await openStream(url, { headers: { authorization: `Bearer ${bob.token}` } });
+  t.after(() => stream.close());
+  await stream.waitForEvents(1);
+  const later = await made(app, ann.token, bob.id);
+  const canceled = await made(app, ann.token, bob.id);
+  await answer(app, bob.token, declined.id, 'decline', { reason: 'rated' });
+  await answer(app, ann.token, canceled.id, 'cancel');
+  await new Promise(resolve => setTimeout(resolve, 100));
+  t.assert.equal(stream.events.length, 1, 'nothing announced, nothing sent');
+  app.players.resync();
+  await stream.waitForEvents(3);
+  app.players.resync(); // a second look finds nothing new
+  await new Promise(resolve => setTimeout(resolve, 200));
+  t.assert.deepEqual(
+    stream.events.map(event => [event.type, event.challenge.id]),
+    [
+      ['challenge', declined.id],
+      ['challenge', later.id],
+      ['challengeDeclined', declined.id],
+    ],
+    'the one made and canceled meanwhile was never shown pending: nothing to end',
+  );
+  t.assert.equal(stream.events[2].challenge.declineReasonKey, 'rated');
+});
+
 /** Ten players accept one open challenge at once, through `apps` in turn: one game, nine 404. */
 async function race(t: TestContext, apps: ChallengeApp[]): Promise<void> {
   const [first] = apps;

@@ -16,6 +16,7 @@ import { isOver } from '../../domain/status.ts';
 import { gameFullOf } from '../../domain/views.ts';
 import type { GameService } from '../../service/games.ts';
 import type { ChallengeService } from '../../service/challenges.ts';
+import type { ChallengeLine } from '../../contract/challenges.ts';
 import { requireGame } from '../requireGame.ts';
 import { GameIdParams, errorResponses } from '../schemas.ts';
 import type { StreamHub } from '../stream.ts';
@@ -153,13 +154,14 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
           }
         };
         // Challenges made, canceled or declined (DECISIONS §16) go out as they come; the pending ones first.
-        const offChallenges = players.subscribeChallenges(player, send);
+        const shown = new ShownChallenges(send);
+        const offChallenges = players.subscribeChallenges(player, line => shown.send(line));
+        const lookChallenges = async () => {
+          if (challenges) await shown.look(challenges, player);
+        };
         try {
           await look();
-          const pending = await challenges?.pendingOf(player);
-          for (const challenge of [...(pending?.in ?? []), ...(pending?.out ?? [])]) {
-            send({ type: 'challenge', challenge: challenges!.view(challenge, player) });
-          }
+          await lookChallenges();
         } catch (error) {
           off();
           offChallenges();
@@ -170,7 +172,11 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
         // A look after announcements were missed is tried again until it succeeds, while the stream is open.
         let open = true;
         const failed = (error: unknown) => request.log.warn({ err: error, player }, 'event stream: look again');
-        const offResync = players.onResync(() => void retried(look, () => open, failed));
+        const lookAgain = async () => {
+          await look();
+          await lookChallenges();
+        };
+        const offResync = players.onResync(() => void retried(lookAgain, () => open, failed));
         return () => {
           open = false;
           off();
@@ -181,6 +187,47 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
     },
   );
 };
+
+/**
+ * The challenge lines one stream sent, so that a second look (after announcements were missed) sends what it
+ * missed and nothing twice: a `challenge` for a pending one not shown, and the end of one shown pending that is
+ * pending no more.
+ */
+class ShownChallenges {
+  private readonly last = new Map<string, ChallengeLine['type'] | 'accepted'>();
+
+  constructor(private readonly write: (line: ChallengeLine) => void) {}
+
+  send(line: ChallengeLine): void {
+    const { id } = line.challenge;
+    if (this.last.get(id) === line.type) return;
+    this.last.set(id, line.type);
+    this.write(line);
+    if (this.last.size > 1000) {
+      for (const [known, type] of this.last) if (type !== 'challenge' && this.last.size > 500) this.last.delete(known);
+    }
+  }
+
+  /** The player's pending challenges, and the end of each shown pending that is not any more. */
+  async look(challenges: ChallengeService, player: string): Promise<void> {
+    const pending = await challenges.pendingOf(player);
+    const ids = new Set<string>();
+    for (const challenge of [...pending.in, ...pending.out]) {
+      ids.add(challenge.id);
+      this.send({ type: 'challenge', challenge: challenges.view(challenge, player) });
+    }
+    for (const [id, type] of [...this.last]) {
+      if (type !== 'challenge' || ids.has(id)) continue;
+      const challenge = await challenges.find(id);
+      if (challenge.status === 'accepted')
+        this.last.set(id, 'accepted'); // its game's gameStart tells it
+      else {
+        const ended = challenge.status === 'declined' ? 'challengeDeclined' : 'challengeCanceled';
+        this.send({ type: ended, challenge: challenges.view(challenge, player) });
+      }
+    }
+  }
+}
 
 const ONGOING_PAGE = 100;
 
