@@ -40,6 +40,8 @@ export interface GameListener {
 /** What hears of challenges made and answered on any instance. */
 export interface ChallengeListener {
   announced(challenge: Challenge): void;
+  /** Announcements may have been missed: the pending challenges' expiries are armed again from the store. */
+  resynced(): Promise<unknown>;
 }
 
 const MIN_BACKOFF_MS = 100;
@@ -160,6 +162,9 @@ export class ChangeListener {
       this.tokens?.onResync();
       this.players?.resync();
       this.games?.resynced().catch((error: unknown) => this.log.warn(`re-arming clocks failed: ${String(error)}`));
+      this.challenges
+        ?.resynced()
+        .catch((error: unknown) => this.log.warn(`re-arming challenge expiries failed: ${String(error)}`));
     }
     this.connectedOnce = true;
     if (this.nextSync) this.sendSync();

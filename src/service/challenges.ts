@@ -212,6 +212,11 @@ export class ChallengeService {
     return pending.length;
   }
 
+  /** Announcements may have been missed (a shared store's): the expiries are armed again from the store. */
+  resynced(): Promise<number> {
+    return this.armExpiries();
+  }
+
   /** At shutdown: no expiry runs or is tried again any more. */
   close(): void {
     this.expiries.close();
