@@ -27,6 +27,7 @@ export interface Config {
   rateLimitWindowMs: number; // RATE_LIMIT_WINDOW_MS: the rate-limit window, 60000
   corsOrigins: readonly string[]; // CORS_ORIGINS (comma-separated origins); none = no CORS headers
   trustProxy: boolean | number | readonly string[]; // TRUST_PROXY: whose X-Forwarded-For to believe; false
+  challengeTtlS: number; // CHALLENGE_TTL_S: how long a real-time challenge waits for an answer, 3600
 }
 
 /** The default of every setting with one: the settings read them, and so do the app and the service built without them. */
@@ -44,6 +45,7 @@ export const DEFAULTS = {
   streamBacklogBytes: 1024 * 1024,
   rateLimitMax: 300,
   rateLimitWindowMs: 60_000,
+  challengeTtlS: 3600,
 } as const;
 
 export class ConfigError extends Error {
@@ -105,6 +107,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     rateLimitWindowMs: integer('RATE_LIMIT_WINDOW_MS', DEFAULTS.rateLimitWindowMs, 1, 86_400_000),
     corsOrigins: readOrigins(env.CORS_ORIGINS ?? '', problems),
     trustProxy: readTrustProxy(env.TRUST_PROXY?.trim() ?? '', problems),
+    challengeTtlS: integer('CHALLENGE_TTL_S', DEFAULTS.challengeTtlS, 1, 7 * 86_400),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

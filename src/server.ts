@@ -9,6 +9,7 @@ import { timedStore } from './store/timed.ts';
 import { GameService } from './service/games.ts';
 import { newGameId } from './service/ids.ts';
 import { PlayerTokens } from './service/tokens.ts';
+import { ChallengeService } from './service/challenges.ts';
 import { ChangeFeed } from './bus/feed.ts';
 import { ChangeListener } from './bus/postgres.ts';
 import { PlayerFeed } from './bus/players.ts';
@@ -53,8 +54,22 @@ export async function start(config: Config) {
       ),
     players,
   });
+  const challenges = new ChallengeService({
+    store: opened,
+    games,
+    players,
+    ttlMs: config.challengeTtlS * 1000,
+    publicUrl: config.publicUrl,
+    sharedStore: shared,
+    // Each failed try of a challenge's expiry; it is tried again until recorded (DECISIONS §13a).
+    onExpiryError: ({ key, error, failures, retryInMs }) =>
+      warn(
+        `expiry of challenge ${key}: ${String(error)} (try ${failures}${retryInMs === undefined ? ', not retried' : `, again in ${retryInMs} ms`})`,
+      ),
+  });
   const app = await buildApp({
     games,
+    challenges,
     store,
     bus: feed,
     players,
@@ -76,7 +91,7 @@ export async function start(config: Config) {
   const listener = shared
     ? new ChangeListener(
         config.databaseUrl,
-        { feed, tokens: playerTokens, games, players },
+        { feed, tokens: playerTokens, games, players, challenges },
         { warn, info: message => app.log.info(message) },
       )
     : undefined;
@@ -85,6 +100,9 @@ export async function start(config: Config) {
   // Clocks that run (or first moves awaited) end on time from now on, also those due while the server was down.
   const clocked = await games.armClocks();
   if (clocked > 0) app.log.info({ clocked }, 'clock timers armed');
+  // Pending challenges expire on time from now on, also those due while the server was down.
+  const pending = await challenges.armExpiries();
+  if (pending > 0) app.log.info({ pending }, 'challenge expiries armed');
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -105,6 +123,7 @@ export async function start(config: Config) {
     try {
       await app.close();
       games.close();
+      challenges.close();
       await listener?.close();
       await feed.close();
       await store.close();

@@ -17,6 +17,7 @@
  * ```
  */
 import type { GameFull } from '../contract/shapes.ts';
+import type { ChallengeLine } from '../contract/challenges.ts';
 import { RETRY_MS } from './feed.ts';
 
 export interface PlayerEvent {
@@ -27,6 +28,8 @@ export interface PlayerEvent {
 }
 
 export type PlayerListener = (event: PlayerEvent) => void;
+/** A challenge made, canceled or declined (DECISIONS §16), as the player it is sent to reads it. */
+export type ChallengeListener = (line: ChallengeLine) => void;
 
 /** A transition another instance announced: what the feed needs to find and judge it. */
 export interface AnnouncedTransition {
@@ -60,6 +63,7 @@ export async function retried(
 export class PlayerFeed {
   private readonly listeners = new Map<string, Set<PlayerListener>>();
   private readonly resyncs = new Set<() => void>();
+  private readonly challengeListeners = new Map<string, Set<ChallengeListener>>();
   /**
    * One announced transition at a time per player (the last one of each player's queue), so that a player's events
    * keep the order of their commits, also while a read is retried; a game's events keep theirs with its seats'.
@@ -87,6 +91,25 @@ export class PlayerFeed {
       set.delete(listener);
       if (set.size === 0 && this.listeners.get(playerId) === set) this.listeners.delete(playerId);
     };
+  }
+
+  /** The challenge events of a player (`challenge`, `challengeCanceled`, `challengeDeclined`); returns how to stop. */
+  subscribeChallenges(playerId: string, listener: ChallengeListener): () => void {
+    let set = this.challengeListeners.get(playerId);
+    if (!set) {
+      set = new Set();
+      this.challengeListeners.set(playerId, set);
+    }
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.challengeListeners.get(playerId) === set) this.challengeListeners.delete(playerId);
+    };
+  }
+
+  /** A challenge event, to the streams of the player it is sent to (each player gets its own `direction`). */
+  publishChallenge(playerId: string, line: ChallengeLine): void {
+    for (const listener of this.challengeListeners.get(playerId) ?? []) listener(line);
   }
 
   /** Runs `handler` whenever announcements may have been missed; returns how to stop. */

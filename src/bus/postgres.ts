@@ -15,7 +15,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import {
+  CHALLENGES_CHANNEL,
   CHANGES_CHANNEL,
+  parseChallengeNotification,
   parseChangeNotifications,
   parseTokenNotification,
   TOKENS_CHANNEL,
@@ -23,6 +25,7 @@ import {
 import type { PlayerTokens } from '../service/tokens.ts';
 import type { ChangeFeed } from './feed.ts';
 import type { PlayerFeed } from './players.ts';
+import type { Challenge } from '../domain/challenge.ts';
 
 /** What hears of tokens issued or revoked elsewhere. */
 export type TokenListener = Pick<PlayerTokens, 'onIssued' | 'onRevoked' | 'onResync'>;
@@ -31,6 +34,13 @@ export type TokenListener = Pick<PlayerTokens, 'onIssued' | 'onRevoked' | 'onRes
 export interface GameListener {
   announced(gameId: string, version: number, deadline: number | null): void;
   /** Announcements may have been missed: nothing this instance holds is known to be current any more. */
+  resynced(): Promise<unknown>;
+}
+
+/** What hears of challenges made and answered on any instance. */
+export interface ChallengeListener {
+  announced(challenge: Challenge): void;
+  /** Announcements may have been missed: the pending challenges' expiries are armed again from the store. */
   resynced(): Promise<unknown>;
 }
 
@@ -54,6 +64,7 @@ export class ChangeListener {
   private nextSync: Deferred | undefined;
   private sentSync: { payload: string; waiters: Deferred } | undefined;
   private readonly players: Pick<PlayerFeed, 'announce' | 'resync'> | undefined;
+  private readonly challenges: ChallengeListener | undefined;
 
   constructor(
     private readonly url: string,
@@ -62,6 +73,7 @@ export class ChangeListener {
       tokens?: TokenListener; // player tokens issued and revoked
       games?: GameListener; // the games' deadlines and versions, for the clocks and the reads
       players?: Pick<PlayerFeed, 'announce' | 'resync'>; // games starting and ending, for the players' streams
+      challenges?: ChallengeListener; // challenges made and answered, for the players' streams and the expiries
     },
     private readonly log: { warn: (message: string) => void; info: (message: string) => void } = {
       warn: () => undefined,
@@ -72,6 +84,7 @@ export class ChangeListener {
     this.tokens = listeners.tokens;
     this.games = listeners.games;
     this.players = listeners.players;
+    this.challenges = listeners.challenges;
   }
 
   /** Connects once; later drops reconnect by themselves. Rejects if the first connection fails. */
@@ -107,6 +120,11 @@ export class ChangeListener {
         if (message.payload === this.sentSync?.payload) this.syncDone();
         return;
       }
+      if (message.channel === CHALLENGES_CHANNEL) {
+        const challenge = parseChallengeNotification(message.payload);
+        if (challenge) this.challenges?.announced(challenge);
+        return;
+      }
       if (message.channel === TOKENS_CHANNEL) {
         const token = parseTokenNotification(message.payload);
         if (token?.kind === 'issued') this.tokens?.onIssued();
@@ -124,7 +142,7 @@ export class ChangeListener {
     try {
       await client.connect();
       await client.query(
-        `LISTEN ${CHANGES_CHANNEL}; LISTEN ${TOKENS_CHANNEL}; LISTEN ${this.syncChannel}; SET synchronous_commit = off`,
+        `LISTEN ${CHANGES_CHANNEL}; LISTEN ${TOKENS_CHANNEL}; LISTEN ${CHALLENGES_CHANNEL}; LISTEN ${this.syncChannel}; SET synchronous_commit = off`,
       );
     } catch (error) {
       dropped = true;
@@ -144,6 +162,9 @@ export class ChangeListener {
       this.tokens?.onResync();
       this.players?.resync();
       this.games?.resynced().catch((error: unknown) => this.log.warn(`re-arming clocks failed: ${String(error)}`));
+      this.challenges
+        ?.resynced()
+        .catch((error: unknown) => this.log.warn(`re-arming challenge expiries failed: ${String(error)}`));
     }
     this.connectedOnce = true;
     if (this.nextSync) this.sendSync();

@@ -30,6 +30,9 @@ import { gameRoutes } from './routes/games.ts';
 import { streamRoutes } from './routes/stream.ts';
 import { boardRoutes } from './routes/board.ts';
 import { tokenRoutes } from './routes/tokens.ts';
+import { challengeRoutes } from './routes/challenges.ts';
+import type { ChallengeService } from '../service/challenges.ts';
+import { CHALLENGE_SCHEMAS } from '../contract/challenges.ts';
 import type { PlayerTokens } from '../service/tokens.ts';
 import { redactQuery } from './redact.ts';
 import { allowedMethods } from './methods.ts';
@@ -51,6 +54,7 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   tokens?: readonly string[]; // service tokens for /api/; none (and no player token issued) = authentication off
   playerTokens?: PlayerTokens; // player tokens (DECISIONS §13); absent = none, and no token endpoints
+  challenges?: ChallengeService; // challenges (DECISIONS §16); absent = no challenge endpoints
   rateLimit?: RateLimitSettings; // /api/ requests per window per client; absent or max 0 = no limit
   corsOrigins?: readonly string[]; // origins allowed to call the API from a browser; none = no CORS headers
   trustProxy?: boolean | number | readonly string[]; // whose X-Forwarded-For gives the client address; false
@@ -235,7 +239,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // A method not served on a path that is served: 405 with Allow, judged after the guards as a 404 is.
   app.addHook('onRequest', methods.hook);
 
-  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  for (const schema of [...SHARED_SCHEMAS, ...CHALLENGE_SCHEMAS]) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -301,6 +305,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     prefix: '/api',
     games: deps.games,
     players: deps.players,
+    challenges: deps.challenges,
     hub,
     maxStreamsPerClient: deps.maxStreamsPerClient ?? DEFAULTS.maxStreamsPerClient,
     // One client for the stream limit as for the rate limit: its valid token, else its address.
@@ -313,6 +318,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       serviceTokens: (deps.tokens ?? []).length > 0,
     });
   }
+  if (deps.challenges) await app.register(challengeRoutes, { prefix: '/api', challenges: deps.challenges });
   await app.register(boardRoutes); // GET /, /game/:gameId and /assets/: the board page (dist/web)
   return app;
 }

@@ -123,16 +123,18 @@ export class GameService {
 
   // Only the players and the clock are taken from the request: spreading it whole would let a body set the id or
   // the date. A player creates only games in which they hold both sides (DECISIONS §13a).
-  create({ white, black, clock }: Players, actor: Actor = SERVICE): Promise<Game> {
+  // `id`: the game's id, chosen by the caller (an accepted challenge records it before the game is made); a game
+  // of that id already made is answered as it is, so that a creation retried after a crash makes one game.
+  create({ white, black, clock }: Players, actor: Actor = SERVICE, id?: string): Promise<Game> {
     const seats = seatsForNewGame({ white, black }, actor);
     if (!seats.ok) return Promise.reject(seats.error);
-    return this.insert(clock, input => ok(newGame({ ...input, ...seats.value })));
+    return this.insert(clock, input => ok(newGame({ ...input, ...seats.value })), id);
   }
 
-  importFen({ white, black, clock }: Players, fen: string, actor: Actor = SERVICE): Promise<Game> {
+  importFen({ white, black, clock }: Players, fen: string, actor: Actor = SERVICE, id?: string): Promise<Game> {
     const seats = seatsForNewGame({ white, black }, actor);
     if (!seats.ok) return Promise.reject(seats.error);
-    return this.insert(clock, input => gameFromFen({ ...input, ...seats.value }, fen));
+    return this.insert(clock, input => gameFromFen({ ...input, ...seats.value }, fen), id);
   }
 
   /** A player imports a game in which they hold both sides; the tags' names are not used then. */
@@ -378,7 +380,11 @@ export class GameService {
     return { ...gameFullOf(game, this.now()), state: logged.event.state };
   }
 
-  private async insert(clock: ClockRequest | undefined, build: (input: NewGameInput) => Result<Game>): Promise<Game> {
+  private async insert(
+    clock: ClockRequest | undefined,
+    build: (input: NewGameInput) => Result<Game>,
+    id?: string,
+  ): Promise<Game> {
     let control: TimeControl | undefined;
     if (clock) {
       const parsed = parseTimeControl(clock);
@@ -386,7 +392,8 @@ export class GameService {
       control = parsed.value;
     }
     for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
-      const result = build({ id: this.newId(), createdAt: this.clock().toISOString(), clock: control });
+      if (id !== undefined && attempt > 0) return this.get(id); // made already: the id is taken by that game
+      const result = build({ id: id ?? this.newId(), createdAt: this.clock().toISOString(), clock: control });
       if (!result.ok) throw result.error;
       const game = result.value;
       const index = indexOf(game);

@@ -15,8 +15,11 @@ import {
   type StoredChange,
 } from './store.ts';
 import type { StoredToken, TokenStore } from './tokens.ts';
+import { byAge, type ChallengeStore, type InsertedChallenge } from './challenges.ts';
+import type { Challenge } from '../domain/challenge.ts';
+import type { PlayerInfo } from '../contract/shapes.ts';
 
-export class MemoryGameStore implements GameStore, TokenStore {
+export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore {
   private readonly games = new Map<string, string>();
   private readonly deadlines = new Map<string, number>();
   private readonly order = new Map<string, { seq: number; ended: boolean }>();
@@ -24,6 +27,7 @@ export class MemoryGameStore implements GameStore, TokenStore {
   private readonly log = new RecentChanges();
   private readonly secretHex = randomBytes(32).toString('hex');
   private readonly tokens = new Map<string, StoredToken & { revoked: boolean }>();
+  private readonly challenges = new Map<string, string>(); // JSON, so that no caller shares a stored object
 
   create(record: GameRecord, index: GameIndex = NO_INDEX): Promise<boolean> {
     if (this.games.has(record.id)) return Promise.resolve(false);
@@ -130,6 +134,60 @@ export class MemoryGameStore implements GameStore, TokenStore {
 
   tokensIssued(): Promise<boolean> {
     return Promise.resolve(this.tokens.size > 0);
+  }
+
+  knownPlayer(playerId: string): Promise<PlayerInfo | undefined> {
+    const latest = [...this.tokens.values()].filter(token => token.player.id === playerId).at(-1);
+    return Promise.resolve(latest && { ...latest.player });
+  }
+
+  insertChallenge(challenge: Challenge, maxPending = Infinity): Promise<InsertedChallenge> {
+    if (this.challenges.has(challenge.id)) return Promise.resolve('taken');
+    // Counted and inserted in one synchronous step: no other insert comes between.
+    if (this.pendingOf(challenge.challenger.id, challenge.createdAt).length >= maxPending) {
+      return Promise.resolve('limit');
+    }
+    this.challenges.set(challenge.id, JSON.stringify(challenge));
+    return Promise.resolve('inserted');
+  }
+
+  challenge(id: string): Promise<Challenge | undefined> {
+    const json = this.challenges.get(id);
+    return Promise.resolve(json === undefined ? undefined : (JSON.parse(json) as Challenge));
+  }
+
+  claimChallenge(next: Challenge, expectedVersion: number): Promise<boolean> {
+    const json = this.challenges.get(next.id);
+    const stored = json === undefined ? undefined : (JSON.parse(json) as Challenge);
+    if (stored?.version !== expectedVersion || stored.status !== 'created') return Promise.resolve(false);
+    this.challenges.set(next.id, JSON.stringify(next));
+    return Promise.resolve(true);
+  }
+
+  private storedChallenges(): Challenge[] {
+    return [...this.challenges.values()].map(json => JSON.parse(json) as Challenge);
+  }
+
+  pendingChallenges(playerId: string, now: number): Promise<Challenge[]> {
+    const pending = this.storedChallenges().filter(
+      c => c.status === 'created' && c.expiresAt > now && (c.challenger.id === playerId || c.destUser?.id === playerId),
+    );
+    return Promise.resolve(pending.sort(byAge));
+  }
+
+  pendingCount(challengerId: string, now: number): Promise<number> {
+    return Promise.resolve(this.pendingOf(challengerId, now).length);
+  }
+
+  private pendingOf(challengerId: string, now: number): Challenge[] {
+    return this.storedChallenges().filter(
+      c => c.status === 'created' && c.expiresAt > now && c.challenger.id === challengerId,
+    );
+  }
+
+  expiringChallenges(limit: number): Promise<Challenge[]> {
+    const created = this.storedChallenges().filter(c => c.status === 'created');
+    return Promise.resolve(created.sort((a, b) => a.expiresAt - b.expiresAt).slice(0, limit));
   }
 }
 

@@ -9,6 +9,8 @@
  *   and its event where the payload has room (so that other instances need not read it back).
  * - TOKENS_CHANNEL: a player token issued (`issued`) or revoked (`revoked <hash>`), so that every instance
  *   turns authentication on, or stops accepting the token, at once.
+ * - CHALLENGES_CHANNEL: a challenge made or changed, the whole challenge as stored (JSON), so that every instance
+ *   tells the streams of its two players at once, in the order of the commits, and arms or drops its expiry.
  *
  * ```ts
  * parseChangeNotifications('[{"g":"AbCd1234","v":7,"d":null,"t":"f","w":"ann","b":"bob","e":null}]');
@@ -18,6 +20,7 @@
  */
 
 import type { StateEvent } from './store.ts';
+import type { Challenge } from '../domain/challenge.ts';
 
 /** The channel of game changes. */
 export const CHANGES_CHANNEL = 'chess_game_changes';
@@ -59,6 +62,25 @@ export function parseChangeNotifications(payload: string | undefined): ChangeNot
     const transition = t === 's' ? 'gameStart' : t === 'f' ? 'gameFinish' : null;
     return [{ gameId: g, version: v as number, deadline: d as number | null, transition, white: w, black: b, event }];
   });
+}
+
+/** The channel of challenges. */
+export const CHALLENGES_CHANNEL = 'chess_challenges';
+
+/**
+ * The challenge a payload of the challenges channel announces (the challenge itself, as stored: a few hundred
+ * bytes, far below NOTIFY's 8000), or undefined for a payload of another form.
+ */
+export function parseChallengeNotification(payload: string | undefined): Challenge | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(payload ?? '');
+  } catch {
+    return undefined;
+  }
+  const { id, version, status } = (parsed ?? {}) as Record<string, unknown>;
+  if (typeof id !== 'string' || !Number.isSafeInteger(version)) return undefined;
+  return ['created', 'accepted', 'declined', 'canceled'].includes(status as string) ? (parsed as Challenge) : undefined;
 }
 
 /** The SQL expression of the payload that announces a revoked token, from an SQL expression of its hash. */

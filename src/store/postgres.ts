@@ -30,11 +30,23 @@ import {
   type StateEvent,
   type StoredChange,
 } from './store.ts';
-import { TOKEN_ISSUED, TOKENS_CHANNEL, tokenRevokedSql } from './notifications.ts';
+import { CHALLENGES_CHANNEL, TOKEN_ISSUED, TOKENS_CHANNEL, tokenRevokedSql } from './notifications.ts';
 import { PostgresWrites } from './postgresWrites.ts';
 import { recordOf, type StoredGameData } from './rows.ts';
 import { TOKEN_COLUMNS, tokenOf, type StoredToken, type TokenRow, type TokenStore } from './tokens.ts';
 import { migrations } from './migrations.ts';
+import {
+  byAge,
+  CHALLENGE_SQL,
+  challengeColumns,
+  challengeOf,
+  type ChallengeRow,
+  type ChallengeStore,
+  type InsertedChallenge,
+} from './challenges.ts';
+import { KNOWN_PLAYER_SQL } from './tokens.ts';
+import type { Challenge } from '../domain/challenge.ts';
+import type { PlayerInfo } from '../contract/shapes.ts';
 
 /** A games row as the store reads it: its columns and its line (the moves rows, as JSON `[[uci, clock], ...]`). */
 interface GameRow {
@@ -59,6 +71,13 @@ const recordOfRow = (row: GameRow): GameRecord =>
     row.line.map(([uci, clock]) => ({ uci, clock: clock === null ? null : Number(clock) })),
   );
 
+/** A write of a challenge that announces what it wrote when it commits (a row when it wrote one). */
+const ANNOUNCED = (write: string) =>
+  `WITH written AS (${write} RETURNING data) SELECT pg_notify('${CHALLENGES_CHANNEL}', data) FROM written`;
+
+/** The first key of the advisory locks of challengers (the second is a hash of the challenger's id). */
+const CHALLENGER_LOCK = 4_224_243;
+
 /** Any constant shared by all instances: the advisory lock that serializes migrations. */
 const MIGRATION_LOCK = 4_224_242;
 const PRUNE_EVERY = 1000;
@@ -70,7 +89,7 @@ export interface PostgresOptions {
   onError?: (error: Error) => void; // errors of idle connections, for the log
 }
 
-export class PostgresGameStore implements GameStore, TokenStore {
+export class PostgresGameStore implements GameStore, TokenStore, ChallengeStore {
   private updates = 0;
 
   private readonly writes: PostgresWrites;
@@ -239,6 +258,75 @@ export class PostgresGameStore implements GameStore, TokenStore {
 
   tokensIssued(): Promise<boolean> {
     return this.run(async () => (await this.pool.query('SELECT 1 FROM player_tokens LIMIT 1')).rowCount === 1);
+  }
+
+  knownPlayer(playerId: string): Promise<PlayerInfo | undefined> {
+    return this.run(async () => {
+      const { rows } = await this.pool.query<{ player_id: string; display_name: string }>(KNOWN_PLAYER_SQL, [playerId]);
+      const row = rows[0];
+      return row && { id: row.player_id, displayName: row.display_name };
+    });
+  }
+
+  insertChallenge(challenge: Challenge, maxPending = Infinity): Promise<InsertedChallenge> {
+    const insert = async (client: pg.PoolClient | pg.Pool): Promise<InsertedChallenge> =>
+      (await client.query(ANNOUNCED(CHALLENGE_SQL.insert), [...challengeColumns(challenge)])).rowCount === 1
+        ? 'inserted'
+        : 'taken';
+    if (maxPending === Infinity) return this.run(() => insert(this.pool));
+    return this.run(async () => {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN');
+        // One challenger's inserts one at a time, on every instance: each counts what the one before committed.
+        await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
+          CHALLENGER_LOCK,
+          challenge.challenger.id,
+        ]);
+        const { rows } = await client.query<{ n: string }>(CHALLENGE_SQL.count, [
+          challenge.challenger.id,
+          challenge.createdAt,
+        ]);
+        const result = Number(rows[0]!.n) >= maxPending ? 'limit' : await insert(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    });
+  }
+
+  challenge(id: string): Promise<Challenge | undefined> {
+    return this.run(async () => {
+      const row = (await this.pool.query<ChallengeRow>(CHALLENGE_SQL.select, [id])).rows[0];
+      return row && challengeOf(row);
+    });
+  }
+
+  claimChallenge(next: Challenge, expectedVersion: number): Promise<boolean> {
+    const values = [next.id, next.version, next.status, JSON.stringify(next), expectedVersion];
+    return this.run(async () => (await this.pool.query(ANNOUNCED(CHALLENGE_SQL.claim), values)).rowCount === 1);
+  }
+
+  pendingChallenges(playerId: string, now: number): Promise<Challenge[]> {
+    return this.run(async () =>
+      (await this.pool.query<ChallengeRow>(CHALLENGE_SQL.pending, [playerId, now])).rows.map(challengeOf).sort(byAge),
+    );
+  }
+
+  pendingCount(challengerId: string, now: number): Promise<number> {
+    return this.run(async () =>
+      Number((await this.pool.query<{ n: string }>(CHALLENGE_SQL.count, [challengerId, now])).rows[0]!.n),
+    );
+  }
+
+  expiringChallenges(limit: number): Promise<Challenge[]> {
+    return this.run(async () =>
+      (await this.pool.query<ChallengeRow>(CHALLENGE_SQL.expiring, [limit])).rows.map(challengeOf),
+    );
   }
 
   secret(): Promise<string> {

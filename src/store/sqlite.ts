@@ -63,6 +63,10 @@ import {
   writeLine,
 } from './sqliteStatements.ts';
 import { dataOf } from './rows.ts';
+import { byAge, challengeColumns, challengeOf, type ChallengeStore, type InsertedChallenge } from './challenges.ts';
+import { params, prepareChallengeStatements } from './sqliteChallenges.ts';
+import type { Challenge } from '../domain/challenge.ts';
+import type { PlayerInfo } from '../contract/shapes.ts';
 
 export { describeFailure } from './sqliteFile.ts';
 
@@ -96,10 +100,11 @@ interface Pending {
   logged?: { gameId: string; version: number; json: string }; // logged once the write commits and saved
 }
 
-export class SqliteGameStore implements GameStore, TokenStore {
+export class SqliteGameStore implements GameStore, TokenStore, ChallengeStore {
   private db!: Database.Database;
   private games!: ReturnType<typeof prepareGameStatements>;
   private tokenStmts!: ReturnType<typeof prepareTokenStatements>;
+  private challengeStmts!: ReturnType<typeof prepareChallengeStatements>;
   /** The highest seq given so far: the next write in the current transaction gives its game the one after it. */
   private seq = 0;
   private batchTx!: Database.Transaction<(writes: Pending[]) => boolean[]>;
@@ -134,6 +139,7 @@ export class SqliteGameStore implements GameStore, TokenStore {
     this.db = db;
     this.games = prepareGameStatements(db);
     this.tokenStmts = prepareTokenStatements(db);
+    this.challengeStmts = prepareChallengeStatements(db);
     // Each transaction numbers its writes from the highest seq committed, by this connection or another. Only
     // another connection's commit can make it higher than the one this connection last gave (a rolled-back
     // transaction leaves a gap, which the order does not mind), and SQLite's data_version tells whether another
@@ -362,6 +368,54 @@ export class SqliteGameStore implements GameStore, TokenStore {
 
   tokensIssued(): Promise<boolean> {
     return this.read(() => this.tokenStmts.any.get() !== undefined);
+  }
+
+  knownPlayer(playerId: string): Promise<PlayerInfo | undefined> {
+    return this.read(() => {
+      const row = this.challengeStmts.knownPlayer.get(params([playerId]));
+      return row && { id: row.player_id, displayName: row.display_name };
+    });
+  }
+
+  insertChallenge(challenge: Challenge, maxPending = Infinity): Promise<InsertedChallenge> {
+    const values = params(challengeColumns(challenge));
+    const pending = params([challenge.challenger.id, challenge.createdAt]);
+    let result: InsertedChallenge = 'taken';
+    // Counted and inserted in one write transaction: no other write comes between.
+    return this.enqueue(() => {
+      if (this.challengeStmts.count.get(pending)!.n >= maxPending) result = 'limit';
+      else if (this.challengeStmts.insert.run(values).changes === 1) result = 'inserted';
+      return result === 'inserted';
+    }).then(() => result);
+  }
+
+  challenge(id: string): Promise<Challenge | undefined> {
+    return this.read(() => {
+      const row = this.challengeStmts.select.get(params([id]));
+      return row && challengeOf(row);
+    });
+  }
+
+  claimChallenge(next: Challenge, expectedVersion: number): Promise<boolean> {
+    const values = params([next.id, next.version, next.status, JSON.stringify(next), expectedVersion]);
+    return this.enqueue(() => this.challengeStmts.claim.run(values).changes === 1);
+  }
+
+  pendingChallenges(playerId: string, now: number): Promise<Challenge[]> {
+    return this.read(() =>
+      this.challengeStmts.pending
+        .all(params([playerId, now]))
+        .map(challengeOf)
+        .sort(byAge),
+    );
+  }
+
+  pendingCount(challengerId: string, now: number): Promise<number> {
+    return this.read(() => this.challengeStmts.count.get(params([challengerId, now]))!.n);
+  }
+
+  expiringChallenges(limit: number): Promise<Challenge[]> {
+    return this.read(() => this.challengeStmts.expiring.all(params([limit])).map(challengeOf));
   }
 
   secret(): Promise<string> {

@@ -35,7 +35,16 @@ export interface TokenStore {
   validTokenHashes(hashes: readonly string[]): Promise<string[]>;
   /** Whether any player token was ever issued (revoked ones included): authentication is on from then on. */
   tokensIssued(): Promise<boolean>;
+  /**
+   * The player a token was ever issued for (revoked ones included), as its latest token names it: a player is known
+   * to the service from its first token on (DECISIONS §16). Undefined for a player never given one.
+   */
+  knownPlayer(playerId: string): Promise<PlayerInfo | undefined>;
 }
+
+/** The SQL of knownPlayer, with `$1` for the player's id (SQLite takes it as `?1`). */
+export const KNOWN_PLAYER_SQL =
+  'SELECT player_id, display_name FROM player_tokens WHERE player_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1';
 
 /** A token as the adapters' SQL selects it (TOKEN_COLUMNS). */
 export interface TokenRow {

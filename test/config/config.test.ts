@@ -96,6 +96,15 @@ test('RATE_LIMIT_MAX and RATE_LIMIT_WINDOW_MS: integers; 0 turns the limit off; 
   t.assert.match(problemOf(t, { RATE_LIMIT_WINDOW_MS: '1.5' }), /RATE_LIMIT_WINDOW_MS/);
 });
 
+test('CHALLENGE_TTL_S: 3600 by default; whole seconds from 1 to 7 days', (t: TestContext) => {
+  t.assert.equal(loadConfig({}).challengeTtlS, 3600);
+  t.assert.equal(loadConfig({ CHALLENGE_TTL_S: '120' }).challengeTtlS, 120);
+  t.assert.equal(loadConfig({ CHALLENGE_TTL_S: '604800' }).challengeTtlS, 604_800);
+  for (const bad of ['0', '604801', '1.5', 'an hour']) {
+    t.assert.match(problemOf(t, { CHALLENGE_TTL_S: bad }), /CHALLENGE_TTL_S must be an integer from 1 to 604800/);
+  }
+});
+
 test('CORS_ORIGINS: comma-separated origins, normalized; paths, wildcards and other schemes are refused', (t: TestContext) => {
   t.assert.deepEqual(
     loadConfig({ CORS_ORIGINS: 'https://Chess.Example.org/, http://localhost:5173 ,https://a.example:443' })

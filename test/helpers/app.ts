@@ -16,6 +16,8 @@ import { MemoryGameStore } from '../../src/store/memory.ts';
 import type { TokenStore } from '../../src/store/tokens.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../src/contract/vocabulary.ts';
 import type { ApiErrorBody } from '../../src/contract/shapes.ts';
+import { ChallengeService } from '../../src/service/challenges.ts';
+import type { ChallengeStore } from '../../src/store/challenges.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -23,6 +25,7 @@ export interface TestApp {
   games: GameService;
   playerTokens: PlayerTokens;
   players: PlayerFeed;
+  challenges: ChallengeService | undefined; // when the store keeps challenges
 }
 
 /** The token store of a test's store: the store itself when it keeps tokens, else one in memory. */
@@ -41,6 +44,8 @@ export interface TestAppOptions {
   playerTokens?: PlayerTokens;
   /** Other instances share the store (PostgreSQL): the service reads through to it. */
   sharedStore?: boolean;
+  /** CHALLENGE_TTL_S in ms; 3600 s by default. */
+  challengeTtlMs?: number;
 }
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -57,8 +62,19 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   });
   const { publicUrl, tokens, rateLimit, corsOrigins, logger, trustProxy } = options;
   const playerTokens = options.playerTokens ?? new PlayerTokens({ store: tokenStoreOf(store), now: Date.now });
+  const challengeStore = 'insertChallenge' in store ? (store as GameStore & ChallengeStore & TokenStore) : undefined;
+  const challenges =
+    challengeStore &&
+    new ChallengeService({
+      store: challengeStore,
+      games,
+      players,
+      ttlMs: options.challengeTtlMs ?? 3_600_000,
+      sharedStore: options.sharedStore ?? false,
+    });
   const app = await buildApp({
     games,
+    challenges,
     store,
     bus,
     players,
@@ -70,7 +86,8 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     logger,
     trustProxy,
   });
-  return { app, store, games, playerTokens, players };
+  app.addHook('onClose', () => challenges?.close());
+  return { app, store, games, playerTokens, players, challenges };
 }
 
 /**

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test, type TestContext } from 'node:test';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
+import { runChallengeStoreContract } from './challengeStore.contract.ts';
 import { makeRecord, runGameStoreContract, stateEvent, VARIED_RECORDS } from './gameStore.contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'chess-sqlite-store-'));
@@ -15,6 +16,8 @@ const newFile = () => join(dir, `store-${++files}.sqlite`);
 
 runGameStoreContract('SqliteGameStore :memory:', async () => SqliteGameStore.open(':memory:'));
 runGameStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
+runChallengeStoreContract('SqliteGameStore :memory:', async () => SqliteGameStore.open(':memory:'));
+runChallengeStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
 
 test('SQLite file: records survive closing and opening the file again', async (t: TestContext) => {
   const path = newFile();

@@ -15,6 +15,8 @@ import { DomainError } from '../../domain/errors.ts';
 import { isOver } from '../../domain/status.ts';
 import { gameFullOf } from '../../domain/views.ts';
 import type { GameService } from '../../service/games.ts';
+import type { ChallengeService } from '../../service/challenges.ts';
+import type { ChallengeLine } from '../../contract/challenges.ts';
 import { requireGame } from '../requireGame.ts';
 import { GameIdParams, errorResponses } from '../schemas.ts';
 import type { StreamHub } from '../stream.ts';
@@ -23,6 +25,7 @@ export interface StreamRoutesOptions {
   games: GameService;
   hub: StreamHub;
   players: PlayerFeed | undefined; // games starting and ending; none: no player event streams
+  challenges?: ChallengeService | undefined; // the player's pending challenges, sent when a stream opens
   maxStreamsPerClient: number; // 0 = no limit
   clientKey: (request: { ip: string; headers: Record<string, unknown> }) => string;
 }
@@ -41,7 +44,7 @@ const EventQuery = Type.Object({
 });
 
 export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fastify, options) => {
-  const { games, hub, players, maxStreamsPerClient, clientKey } = options;
+  const { games, hub, players, challenges, maxStreamsPerClient, clientKey } = options;
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   /**
@@ -113,7 +116,8 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
           'A gameStart event for each ongoing game of the player first, then gameStart when a game with the player ' +
           'in a seat starts (created, or resumed by an undo) and gameFinish when one ends; heartbeats and error ' +
           'events as on game streams. A player token follows only its own player (naming another is 403 FORBIDDEN); a ' +
-          'service token names one (player).',
+          'service token names one (player). Challenges too: a challenge event for each pending one first, then ' +
+          'challenge, challengeCanceled and challengeDeclined as they are made and answered.',
         tags: ['players'],
         security: [{ bearerAuth: [] }],
         querystring: EventQuery,
@@ -157,10 +161,18 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
             }
           }
         };
+        // Challenges made, canceled or declined (DECISIONS §16) go out as they come; the pending ones first.
+        const shown = new ShownChallenges(send);
+        const offChallenges = players.subscribeChallenges(player, line => shown.send(line));
+        const lookChallenges = async () => {
+          if (challenges) await shown.look(challenges, player);
+        };
         try {
           await look();
+          await lookChallenges();
         } catch (error) {
           off();
+          offChallenges();
           throw error;
         }
         for (const event of waiting) stream.apply(event);
@@ -168,16 +180,62 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
         // A look after announcements were missed is tried again until it succeeds, while the stream is open.
         let open = true;
         const failed = (error: unknown) => request.log.warn({ err: error, player }, 'event stream: look again');
-        const offResync = players.onResync(() => void retried(look, () => open, failed));
+        const lookAgain = async () => {
+          await look();
+          await lookChallenges();
+        };
+        const offResync = players.onResync(() => void retried(lookAgain, () => open, failed));
         return () => {
           open = false;
           off();
+          offChallenges();
           offResync();
         };
       });
     },
   );
 };
+
+/**
+ * The challenge lines one stream sent, so that a second look (after announcements were missed) sends what it
+ * missed and nothing twice: a `challenge` for a pending one not shown, and the end of one shown pending that is
+ * pending no more.
+ */
+class ShownChallenges {
+  private readonly last = new Map<string, ChallengeLine['type'] | 'accepted'>();
+
+  constructor(private readonly write: (line: ChallengeLine) => void) {}
+
+  send(line: ChallengeLine): void {
+    const { id } = line.challenge;
+    if (this.last.get(id) === line.type) return;
+    this.last.set(id, line.type);
+    this.write(line);
+    if (this.last.size > 1000) {
+      for (const [known, type] of this.last) if (type !== 'challenge' && this.last.size > 500) this.last.delete(known);
+    }
+  }
+
+  /** The player's pending challenges, and the end of each shown pending that is not any more. */
+  async look(challenges: ChallengeService, player: string): Promise<void> {
+    const pending = await challenges.pendingOf(player);
+    const ids = new Set<string>();
+    for (const challenge of [...pending.in, ...pending.out]) {
+      ids.add(challenge.id);
+      this.send({ type: 'challenge', challenge: challenges.view(challenge, player) });
+    }
+    for (const [id, type] of [...this.last]) {
+      if (type !== 'challenge' || ids.has(id)) continue;
+      const challenge = await challenges.find(id);
+      if (challenge.status === 'accepted')
+        this.last.set(id, 'accepted'); // its game's gameStart tells it
+      else {
+        const ended = challenge.status === 'declined' ? 'challengeDeclined' : 'challengeCanceled';
+        this.send({ type: ended, challenge: challenges.view(challenge, player) });
+      }
+    }
+  }
+}
 
 const ONGOING_PAGE = 100;
 

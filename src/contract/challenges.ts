@@ -1,0 +1,91 @@
+/**
+ * The shapes of challenges (DECISIONS §16), lichess's: ChallengeJson as its API sends it (`@lichess-org/types`,
+ * `components.schemas.ChallengeJson`), the events on a player's stream, and the request bodies (a form's keys, as
+ * JSON or `application/x-www-form-urlencoded`).
+ */
+import { Type, type Static } from 'typebox';
+import { DECLINE_REASONS } from '../domain/challenge.ts';
+
+const Color = Type.Union([Type.Literal('white'), Type.Literal('black')]);
+
+export const SPEEDS = ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical', 'correspondence'] as const;
+
+export const ChallengeUser = Type.Object(
+  { id: Type.String(), name: Type.String() },
+  { $id: 'ChallengeUser', description: 'a player, as lichess names one in a challenge' },
+);
+
+export const ChallengeJson = Type.Object(
+  {
+    id: Type.String({ pattern: '^[A-Za-z0-9]{8}$' }),
+    url: Type.String({ description: 'where the challenge is shown (GET .../show)' }),
+    status: Type.Enum(['created', 'offline', 'canceled', 'declined', 'accepted']),
+    challenger: Type.Ref('ChallengeUser#'),
+    destUser: Type.Union([Type.Ref('ChallengeUser#'), Type.Null()], { description: 'null: an open challenge' }),
+    variant: Type.Object({ key: Type.String(), name: Type.String(), short: Type.String() }),
+    rated: Type.Boolean(),
+    speed: Type.Enum(SPEEDS),
+    timeControl: Type.Union([
+      Type.Object({
+        type: Type.Literal('clock'),
+        limit: Type.Integer({ description: 'seconds' }),
+        increment: Type.Integer({ description: 'seconds' }),
+        show: Type.String({ description: 'e.g. 5+2' }),
+      }),
+      Type.Object({ type: Type.Literal('correspondence'), daysPerTurn: Type.Integer() }),
+      Type.Object({ type: Type.Literal('unlimited') }),
+    ]),
+    color: Type.Enum(['white', 'black', 'random'], { description: "the challenger's colour as asked" }),
+    finalColor: Color,
+    perf: Type.Object({ icon: Type.String(), name: Type.String() }),
+    direction: Type.Optional(Type.Enum(['in', 'out'], { description: 'to the player who reads it' })),
+    initialFen: Type.Optional(Type.String()),
+    declineReason: Type.Optional(Type.String({ description: 'challengeDeclined: the reason, in English' })),
+    declineReasonKey: Type.Optional(Type.Enum(Object.keys(DECLINE_REASONS))),
+  },
+  { $id: 'ChallengeJson' },
+);
+
+export const ChallengeList = Type.Object(
+  { in: Type.Array(Type.Ref('ChallengeJson#')), out: Type.Array(Type.Ref('ChallengeJson#')) },
+  { $id: 'ChallengeList', description: "the player's pending challenges: received (in) and made (out)" },
+);
+
+const Integer = Type.Union([Type.Integer(), Type.String()]);
+
+export const ChallengeRequest = Type.Object(
+  {
+    'clock.limit': Type.Optional(Integer),
+    'clock.increment': Type.Optional(Integer),
+    clock: Type.Optional(
+      Type.Object({ limit: Type.Optional(Integer), increment: Type.Optional(Integer) }, { additionalProperties: true }),
+    ),
+    days: Type.Optional(Integer),
+    color: Type.Optional(Type.String({ description: 'random (default), white or black' })),
+    rated: Type.Optional(Type.Union([Type.Boolean(), Type.String()], { description: 'false only' })),
+    variant: Type.Optional(Type.String({ description: 'standard only' })),
+    fen: Type.Optional(Type.String({ description: 'a legal standard position to start from' })),
+  },
+  {
+    $id: 'ChallengeRequest',
+    description:
+      'clock.limit (15-10800 s) and clock.increment (0-180 s), or days (1, 2, 3, 5, 7, 10, 14), or neither ' +
+      '(unlimited); as a form, or as JSON with the same keys or a nested clock {limit, increment}',
+  },
+);
+
+export const DeclineRequest = Type.Object(
+  { reason: Type.Optional(Type.String({ description: `one of ${Object.keys(DECLINE_REASONS).join(', ')}` })) },
+  { $id: 'DeclineRequest' },
+);
+
+export const CHALLENGE_SCHEMAS = [ChallengeUser, ChallengeJson, ChallengeList, ChallengeRequest, DeclineRequest];
+
+export type ChallengeJson = Static<typeof ChallengeJson>;
+export type ChallengeList = Static<typeof ChallengeList>;
+
+/** A challenge event on a player's stream (`GET /api/stream/event`). */
+export interface ChallengeLine {
+  type: 'challenge' | 'challengeCanceled' | 'challengeDeclined';
+  challenge: ChallengeJson;
+}

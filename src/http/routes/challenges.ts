@@ -1,0 +1,174 @@
+/**
+ * Challenges (DECISIONS §16), in lichess's shapes: `POST /api/challenge/{playerId}` and `/api/challenge/open` make
+ * one, `/accept`, `/decline` and `/cancel` answer it, `GET /api/challenge` lists a player's pending ones and
+ * `GET /api/challenge/{id}/show` shows one. Bodies come as JSON or as forms (`application/x-www-form-urlencoded`,
+ * what lichess clients send): the form parser is this plugin's own, so that no other route takes forms. Every
+ * operation needs a player token: 401 without a token when authentication is on, 403 FORBIDDEN for a service token
+ * or with authentication off.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ChallengeJson, ChallengeList, ChallengeRequest, DeclineRequest } from '../../contract/challenges.ts';
+import { OkResponse, ref } from '../../contract/shapes.ts';
+import type { ChallengeService } from '../../service/challenges.ts';
+import { operation } from '../schemas.ts';
+
+export interface ChallengeRoutesOptions {
+  challenges: ChallengeService;
+}
+
+const PlayerParams = Type.Object({
+  playerId: Type.String({ minLength: 1, maxLength: 64, description: 'the id of the player challenged' }),
+});
+const ChallengeParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64, description: "the challenge's id" }),
+});
+
+const tag = { tag: 'challenges' } as const;
+const body = { body: Type.Optional(ref(ChallengeRequest)) };
+const viewerOf = (actor: { kind: string; player?: { id: string } }) =>
+  actor.kind === 'player' ? actor.player?.id : undefined;
+
+export const challengeRoutes: FastifyPluginAsync<ChallengeRoutesOptions> = async (fastify, { challenges }) => {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  // A form's fields as an object of strings (a key sent twice: its last value); an empty form is no body.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, text, done) => {
+    const fields = Object.fromEntries(new URLSearchParams(text as string));
+    done(null, Object.keys(fields).length === 0 ? undefined : fields);
+  });
+  // Every field is optional, and so is the body: none is an empty one.
+  app.addHook('preValidation', async request => {
+    request.body ??= {};
+  });
+
+  app.post(
+    '/challenge/open',
+    {
+      schema: operation(
+        'createOpenChallenge',
+        'Make an open challenge, which any other player may accept by its id',
+        body,
+        { 200: ref(ChallengeJson) },
+        [400, 401, 403, 429],
+        tag,
+      ),
+    },
+    async request => {
+      const made = await challenges.create(request.actor, null, request.body);
+      return challenges.view(made, viewerOf(request.actor));
+    },
+  );
+
+  app.post(
+    '/challenge/:playerId',
+    {
+      schema: operation(
+        'createChallenge',
+        'Challenge a player',
+        { params: PlayerParams, ...body },
+        { 200: ref(ChallengeJson) },
+        [400, 401, 403, 404, 429],
+        tag,
+      ),
+    },
+    async request => {
+      const made = await challenges.create(request.actor, request.params.playerId, request.body);
+      return challenges.view(made, viewerOf(request.actor));
+    },
+  );
+
+  app.get(
+    '/challenge',
+    {
+      schema: operation(
+        'listChallenges',
+        "The player's pending challenges, received and made",
+        {},
+        { 200: ref(ChallengeList) },
+        [401, 403, 429],
+        tag,
+      ),
+    },
+    async request => {
+      const viewer = viewerOf(request.actor);
+      const pending = await challenges.list(request.actor);
+      return {
+        in: pending.in.map(challenge => challenges.view(challenge, viewer)),
+        out: pending.out.map(challenge => challenges.view(challenge, viewer)),
+      };
+    },
+  );
+
+  app.get(
+    '/challenge/:id/show',
+    {
+      schema: operation(
+        'showChallenge',
+        'Show a challenge',
+        { params: ChallengeParams },
+        { 200: ref(ChallengeJson) },
+        [401, 403, 404, 429],
+        tag,
+      ),
+    },
+    async request => {
+      const challenge = await challenges.show(request.actor, request.params.id);
+      return challenges.view(challenge, viewerOf(request.actor));
+    },
+  );
+
+  app.post(
+    '/challenge/:id/accept',
+    {
+      schema: operation(
+        'acceptChallenge',
+        'Accept a challenge: the game starts (gameStart to both players)',
+        { params: ChallengeParams },
+        { 200: ref(OkResponse) },
+        [401, 403, 404, 429],
+        tag,
+      ),
+    },
+    async request => {
+      await challenges.accept(request.actor, request.params.id);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/challenge/:id/decline',
+    {
+      schema: operation(
+        'declineChallenge',
+        'Decline a challenge (the challenged player), with an optional reason',
+        { params: ChallengeParams, body: Type.Optional(ref(DeclineRequest)) },
+        { 200: ref(OkResponse) },
+        [400, 401, 403, 404, 429],
+        tag,
+      ),
+    },
+    async request => {
+      await challenges.decline(request.actor, request.params.id, request.body.reason);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/challenge/:id/cancel',
+    {
+      schema: operation(
+        'cancelChallenge',
+        "Cancel a challenge (the challenger); the challenged player's cancel declines it",
+        { params: ChallengeParams },
+        { 200: ref(OkResponse) },
+        [401, 403, 404, 429],
+        tag,
+      ),
+    },
+    async request => {
+      await challenges.cancel(request.actor, request.params.id);
+      return { ok: true as const };
+    },
+  );
+};

@@ -1,0 +1,85 @@
+/**
+ * What a challenge looks like to a client: lichess's ChallengeJson (DECISIONS §16), from the point of view of the
+ * player who reads it (`direction`). Speed is lichess's estimate: the limit plus 40 increments, in seconds.
+ *
+ * ```ts
+ * challengeJsonOf(challenge, { viewer: 'bob', now, baseUrl: 'https://chess.example.org' }); // direction 'in'
+ * ```
+ */
+import type { ChallengeJson } from '../contract/challenges.ts';
+import { DECLINE_REASONS, type Challenge, type ChallengeTimeControl } from '../domain/challenge.ts';
+
+export type Speed = ChallengeJson['speed'];
+
+/** lichess's speed of a time control: estimate = limit + 40 × increment (seconds). */
+export function speedOf(timeControl: ChallengeTimeControl): Speed {
+  if (timeControl.type !== 'clock') return 'correspondence';
+  const estimate = timeControl.limit + 40 * timeControl.increment;
+  if (estimate < 30) return 'ultraBullet';
+  if (estimate < 180) return 'bullet';
+  if (estimate < 480) return 'blitz';
+  if (estimate < 1500) return 'rapid';
+  return 'classical';
+}
+
+const PERF_NAMES: Record<Speed, string> = {
+  ultraBullet: 'UltraBullet',
+  bullet: 'Bullet',
+  blitz: 'Blitz',
+  rapid: 'Rapid',
+  classical: 'Classical',
+  correspondence: 'Correspondence',
+};
+
+/** lichess's short form of a limit in minutes: ¼, ½, ¾, 1.5, else the minutes. */
+const MINUTES: Record<number, string> = { 15: '¼', 30: '½', 45: '¾', 90: '1.5' };
+const minutesOf = (limit: number): string => MINUTES[limit] ?? String(Math.round((limit / 60) * 10) / 10);
+
+function timeControlJson(timeControl: ChallengeTimeControl): ChallengeJson['timeControl'] {
+  if (timeControl.type === 'clock') {
+    const { limit, increment } = timeControl;
+    return { type: 'clock', limit, increment, show: `${minutesOf(limit)}+${increment}` };
+  }
+  return timeControl.type === 'correspondence'
+    ? { type: 'correspondence', daysPerTurn: timeControl.daysPerTurn }
+    : { type: 'unlimited' };
+}
+
+export interface ViewOptions {
+  viewer: string | undefined; // the player who reads it: sets `direction`
+  now: number; // a challenge still `created` whose time has run out shows as canceled
+  baseUrl: string; // PUBLIC_URL, or '' for URLs relative to the service
+}
+
+export function challengeJsonOf(challenge: Challenge, { viewer, now, baseUrl }: ViewOptions): ChallengeJson {
+  const user = (player: { id: string; displayName: string }) => ({ id: player.id, name: player.displayName });
+  const speed = speedOf(challenge.timeControl);
+  const status = challenge.status === 'created' && now >= challenge.expiresAt ? 'canceled' : challenge.status;
+  const json: ChallengeJson = {
+    id: challenge.id,
+    url: `${baseUrl}/api/challenge/${challenge.id}/show`,
+    status,
+    challenger: user(challenge.challenger),
+    destUser: challenge.destUser && user(challenge.destUser),
+    // lichess names a standard game from a position of one's own "From Position".
+    variant:
+      challenge.initialFen === null
+        ? { key: 'standard', name: 'Standard', short: 'Std' }
+        : { key: 'fromPosition', name: 'From Position', short: 'FEN' },
+    rated: false,
+    speed,
+    timeControl: timeControlJson(challenge.timeControl),
+    color: challenge.color,
+    finalColor: challenge.finalColor,
+    perf: { icon: '', name: PERF_NAMES[speed] },
+  };
+  if (viewer === challenge.challenger.id) json.direction = 'out';
+  else if (viewer !== undefined && viewer === challenge.destUser?.id) json.direction = 'in';
+  if (challenge.initialFen !== null) json.initialFen = challenge.initialFen;
+  if (challenge.status === 'declined') {
+    const key = challenge.declineReason ?? 'generic';
+    json.declineReason = DECLINE_REASONS[key];
+    json.declineReasonKey = key;
+  }
+  return json;
+}

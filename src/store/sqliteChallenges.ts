@@ -1,0 +1,32 @@
+/**
+ * The embedded store's challenges and known players: the shared SQL of challenges.ts and tokens.ts, prepared once
+ * per connection. SQLite numbers no parameter twice, so `$n` becomes the named `@pn`.
+ *
+ * ```ts
+ * const challenges = prepareChallengeStatements(db);
+ * challenges.select.get(params(['AbCd1234']));
+ * ```
+ */
+import type Database from 'better-sqlite3';
+import { CHALLENGE_SQL, type ChallengeRow } from './challenges.ts';
+import { KNOWN_PLAYER_SQL } from './tokens.ts';
+
+type Params = Record<string, unknown>;
+
+/** Positional values as the named parameters `@p1`, `@p2`... */
+export const params = (values: readonly unknown[]): Params =>
+  Object.fromEntries(values.map((value, i) => [`p${i + 1}`, value]));
+
+const named = (sql: string): string => sql.replace(/\$(\d+)/g, '@p$1');
+
+export function prepareChallengeStatements(db: Database.Database) {
+  return {
+    insert: db.prepare<[Params]>(named(CHALLENGE_SQL.insert)),
+    select: db.prepare<[Params], ChallengeRow>(named(CHALLENGE_SQL.select)),
+    claim: db.prepare<[Params]>(named(CHALLENGE_SQL.claim)),
+    pending: db.prepare<[Params], ChallengeRow>(named(CHALLENGE_SQL.pending)),
+    count: db.prepare<[Params], { n: number }>(named(CHALLENGE_SQL.count)),
+    expiring: db.prepare<[Params], ChallengeRow>(named(CHALLENGE_SQL.expiring)),
+    knownPlayer: db.prepare<[Params], { player_id: string; display_name: string }>(named(KNOWN_PLAYER_SQL)),
+  };
+}
