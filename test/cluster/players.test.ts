@@ -3,11 +3,11 @@
  * refused by another within a second, and a takeback offered through one instance is accepted through another,
  * with every instance's streams seeing each change once.
  */
-import { after, before, describe, test, type TestContext } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callAs, startServer, type ServerProcess } from '../helpers/server.ts';
+import { callAs, twoPostgresInstances } from '../helpers/server.ts';
 import { openStream } from '../stream/helpers.ts';
-import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
+import { postgresSkip } from '../helpers/postgres.ts';
 
 const skip = await postgresSkip();
 const SERVICE = 'cluster-service-token-0001';
@@ -21,19 +21,7 @@ interface Issued {
 const call = callAs;
 
 describe('players across instances on one PostgreSQL database', { skip, timeout: 120_000 }, () => {
-  let db: TestDatabase;
-  const servers: ServerProcess[] = [];
-
-  before(async () => {
-    db = await createTestDatabase();
-    const env = { DATABASE_URL: db.url, API_TOKENS: SERVICE, RATE_LIMIT_MAX: '0' };
-    servers.push(...(await Promise.all([startServer(env), startServer(env)])));
-  });
-
-  after(async () => {
-    await Promise.all(servers.map(server => server.stop('SIGTERM')));
-    await db.drop();
-  });
+  const instances = twoPostgresInstances(SERVICE);
 
   const issue = async (base: string, id: string): Promise<Issued> => {
     const res = await call(base, SERVICE, 'POST', '/api/tokens', { player: { id, displayName: id.toUpperCase() } });
@@ -42,7 +30,7 @@ describe('players across instances on one PostgreSQL database', { skip, timeout:
   };
 
   test('a token revoked through one instance is refused by the other within 1 s', async (t: TestContext) => {
-    const [a, b] = servers.map(server => server.url) as [string, string];
+    const [a, b] = instances.urls();
     const ann = await issue(a, 'ann');
     // The other instance accepts it, and so holds it among its recent lookups.
     t.assert.equal((await call(b, ann.token, 'GET', '/api/account')).status, 200);
@@ -63,7 +51,7 @@ describe('players across instances on one PostgreSQL database', { skip, timeout:
   });
 
   test('a takeback offered through one instance is accepted through the other; both streams see it once', async (t: TestContext) => {
-    const [a, b] = servers.map(server => server.url) as [string, string];
+    const [a, b] = instances.urls();
     const [ann, bob] = [await issue(a, 'ann2'), await issue(b, 'bob2')];
     const created = await call(a, SERVICE, 'POST', '/api/board/game', { white: ann.player, black: bob.player });
     t.assert.equal(created.status, 201);

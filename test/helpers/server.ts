@@ -12,7 +12,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { after, before } from 'node:test';
 import { buildServer, SERVER_OUTPUT } from '../../scripts/build.ts';
+import { createTestDatabase, type TestDatabase } from './postgres.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -109,4 +111,30 @@ export async function callAs(
   });
   const text = await res.text();
   return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+/**
+ * In a suite: two server processes on one fresh PostgreSQL database, with `serviceToken` and no rate limit, started
+ * before its tests and stopped (then the database dropped) after them. `urls()` answers their base URLs once started.
+ *
+ * ```ts
+ * suite('...', { skip: await postgresSkip() }, () => {
+ *   const instances = twoPostgresInstances('service-token');
+ *   test('...', async () => { const [a, b] = instances.urls(); ... });
+ * });
+ * ```
+ */
+export function twoPostgresInstances(serviceToken: string): { urls(): [string, string] } {
+  let db: TestDatabase | undefined;
+  const servers: ServerProcess[] = [];
+  before(async () => {
+    db = await createTestDatabase();
+    const env = { DATABASE_URL: db.url, API_TOKENS: serviceToken, RATE_LIMIT_MAX: '0' };
+    servers.push(...(await Promise.all([startServer(env), startServer(env)])));
+  });
+  after(async () => {
+    await Promise.all(servers.map(server => server.stop('SIGTERM')));
+    await db?.drop();
+  });
+  return { urls: () => servers.map(server => server.url) as [string, string] };
 }

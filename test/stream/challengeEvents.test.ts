@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, suite, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callAs, startServer, type ServerProcess } from '../helpers/server.ts';
-import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
+import { callAs, startServer, twoPostgresInstances, type ServerProcess } from '../helpers/server.ts';
+import { postgresSkip } from '../helpers/postgres.ts';
 import { openStream, type StreamClient } from './helpers.ts';
 
 const SERVICE = 'challenge-events-service-token';
@@ -66,20 +66,10 @@ suite('challenges on SQLite survive a restart', { timeout: 60_000 }, () => {
 const skip = await postgresSkip();
 
 suite('challenges across two instances on PostgreSQL', { skip, timeout: 60_000 }, () => {
-  let db: TestDatabase;
-  const servers: ServerProcess[] = [];
-  before(async () => {
-    db = await createTestDatabase();
-    const env = { DATABASE_URL: db.url, API_TOKENS: SERVICE, RATE_LIMIT_MAX: '0' };
-    servers.push(...(await Promise.all([startServer(env), startServer(env)])));
-  });
-  after(async () => {
-    await Promise.all(servers.map(server => server.stop('SIGTERM')));
-    await db.drop();
-  });
+  const instances = twoPostgresInstances(SERVICE);
 
   test("a challenge made on one instance reaches the challenged player's stream on the other", async (t: TestContext) => {
-    const [a, b] = servers.map(server => server.url) as [string, string];
+    const [a, b] = instances.urls();
     const [ann, bob] = [await issue(a, 'ann-pg'), await issue(a, 'bob-pg')];
     const streams: StreamClient[] = [];
     t.after(() => streams.forEach(stream => stream.close()));

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, suite, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callAs, startServer, type ServerProcess } from '../helpers/server.ts';
-import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
+import { callAs, startServer, twoPostgresInstances, type ServerProcess } from '../helpers/server.ts';
+import { postgresSkip } from '../helpers/postgres.ts';
 import { openStream, type StreamClient } from './helpers.ts';
 
 const SERVICE = 'event-stream-service-token';
@@ -161,19 +161,9 @@ suite('player event streams on SQLite', { timeout: 60_000 }, () => {
 
 const pgSkip = await postgresSkip();
 suite('player event streams across two PostgreSQL instances', { skip: pgSkip, timeout: 60_000 }, () => {
-  let db: TestDatabase;
-  const servers: ServerProcess[] = [];
-  before(async () => {
-    db = await createTestDatabase();
-    const env = { DATABASE_URL: db.url, API_TOKENS: SERVICE, RATE_LIMIT_MAX: '0' };
-    servers.push(...(await Promise.all([startServer(env), startServer(env)])));
-  });
-  after(async () => {
-    await Promise.all(servers.map(server => server.stop('SIGTERM')));
-    await db.drop();
-  });
+  const instances = twoPostgresInstances(SERVICE);
 
   test('games made through the other instance: gameStart and gameFinish exactly once each', async (t: TestContext) => {
-    await scenario(t, servers[0]!.url, servers[1]!.url, 'pg');
+    await scenario(t, ...instances.urls(), 'pg');
   });
 });
