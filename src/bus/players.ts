@@ -60,6 +60,20 @@ export async function retried(
   }
 }
 
+/** Adds `listener` to the player's set in `listeners`; returns how to take it out (the set goes with its last one). */
+function listen<L>(listeners: Map<string, Set<L>>, playerId: string, listener: L): () => void {
+  let set = listeners.get(playerId);
+  if (!set) {
+    set = new Set();
+    listeners.set(playerId, set);
+  }
+  set.add(listener);
+  return () => {
+    set.delete(listener);
+    if (set.size === 0 && listeners.get(playerId) === set) listeners.delete(playerId);
+  };
+}
+
 export class PlayerFeed {
   private readonly listeners = new Map<string, Set<PlayerListener>>();
   private readonly resyncs = new Set<() => void>();
@@ -81,30 +95,12 @@ export class PlayerFeed {
   ) {}
 
   subscribe(playerId: string, listener: PlayerListener): () => void {
-    let set = this.listeners.get(playerId);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(playerId, set);
-    }
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.listeners.get(playerId) === set) this.listeners.delete(playerId);
-    };
+    return listen(this.listeners, playerId, listener);
   }
 
   /** The challenge events of a player (`challenge`, `challengeCanceled`, `challengeDeclined`); returns how to stop. */
   subscribeChallenges(playerId: string, listener: ChallengeListener): () => void {
-    let set = this.challengeListeners.get(playerId);
-    if (!set) {
-      set = new Set();
-      this.challengeListeners.set(playerId, set);
-    }
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.challengeListeners.get(playerId) === set) this.challengeListeners.delete(playerId);
-    };
+    return listen(this.challengeListeners, playerId, listener);
   }
 
   /** A challenge event, to the streams of the player it is sent to (each player gets its own `direction`). */
