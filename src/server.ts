@@ -10,6 +10,7 @@ import { GameService } from './service/games.ts';
 import { newGameId } from './service/ids.ts';
 import { PlayerTokens } from './service/tokens.ts';
 import { ChallengeService } from './service/challenges.ts';
+import { SeekService } from './service/seeks.ts';
 import { ChangeFeed } from './bus/feed.ts';
 import { ChangeListener } from './bus/postgres.ts';
 import { PlayerFeed } from './bus/players.ts';
@@ -67,9 +68,19 @@ export async function start(config: Config) {
         `expiry of challenge ${key}: ${String(error)} (try ${failures}${retryInMs === undefined ? ', not retried' : `, again in ${retryInMs} ms`})`,
       ),
   });
+  const seeks = new SeekService({
+    store: opened,
+    games,
+    // Each failed try of a paired game's creation (tried again until recorded) or of a renewal of seeks' leases.
+    onError: ({ key, error, failures, retryInMs }) =>
+      warn(
+        `seek ${key}: ${String(error)} (try ${failures}${retryInMs === undefined ? ', not retried' : `, again in ${retryInMs} ms`})`,
+      ),
+  });
   const app = await buildApp({
     games,
     challenges,
+    seeks,
     store,
     bus: feed,
     players,
@@ -91,7 +102,7 @@ export async function start(config: Config) {
   const listener = shared
     ? new ChangeListener(
         config.databaseUrl,
-        { feed, tokens: playerTokens, games, players, challenges },
+        { feed, tokens: playerTokens, games, players, challenges, seeks },
         { warn, info: message => app.log.info(message) },
       )
     : undefined;
@@ -103,6 +114,9 @@ export async function start(config: Config) {
   // Pending challenges expire on time from now on, also those due while the server was down.
   const pending = await challenges.armExpiries();
   if (pending > 0) app.log.info({ pending }, 'challenge expiries armed');
+  // Pairings and accepts a crash left without their game get it now.
+  const missing = await seeks.makeMissingGames(challenges);
+  if (missing > 0) app.log.info({ missing }, 'games of pairings and accepted challenges made');
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -124,6 +138,7 @@ export async function start(config: Config) {
       await app.close();
       games.close();
       challenges.close();
+      seeks.close();
       await listener?.close();
       await feed.close();
       await store.close();

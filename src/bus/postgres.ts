@@ -16,6 +16,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import {
   CHALLENGES_CHANNEL,
+  SEEKS_CHANNEL,
+  parseSeekNotification,
   CHANGES_CHANNEL,
   parseChallengeNotification,
   parseChangeNotifications,
@@ -35,6 +37,13 @@ export interface GameListener {
   announced(gameId: string, version: number, deadline: number | null): void;
   /** Announcements may have been missed: nothing this instance holds is known to be current any more. */
   resynced(): Promise<unknown>;
+}
+
+/** What hears of seeks paired on any instance. */
+export interface SeekListener {
+  announced(ids: readonly string[]): void;
+  /** Announcements may have been missed: the seeks held here are read again. */
+  resynced(): Promise<void>;
 }
 
 /** What hears of challenges made and answered on any instance. */
@@ -65,6 +74,7 @@ export class ChangeListener {
   private sentSync: { payload: string; waiters: Deferred } | undefined;
   private readonly players: Pick<PlayerFeed, 'announce' | 'resync'> | undefined;
   private readonly challenges: ChallengeListener | undefined;
+  private readonly seeks: SeekListener | undefined;
 
   constructor(
     private readonly url: string,
@@ -74,6 +84,7 @@ export class ChangeListener {
       games?: GameListener; // the games' deadlines and versions, for the clocks and the reads
       players?: Pick<PlayerFeed, 'announce' | 'resync'>; // games starting and ending, for the players' streams
       challenges?: ChallengeListener; // challenges made and answered, for the players' streams and the expiries
+      seeks?: SeekListener; // seeks paired, for the real-time seeks' requests held here
     },
     private readonly log: { warn: (message: string) => void; info: (message: string) => void } = {
       warn: () => undefined,
@@ -85,6 +96,7 @@ export class ChangeListener {
     this.games = listeners.games;
     this.players = listeners.players;
     this.challenges = listeners.challenges;
+    this.seeks = listeners.seeks;
   }
 
   /** Connects once; later drops reconnect by themselves. Rejects if the first connection fails. */
@@ -125,6 +137,11 @@ export class ChangeListener {
         if (challenge) this.challenges?.announced(challenge);
         return;
       }
+      if (message.channel === SEEKS_CHANNEL) {
+        const pairing = parseSeekNotification(message.payload);
+        if (pairing) this.seeks?.announced(pairing.paired);
+        return;
+      }
       if (message.channel === TOKENS_CHANNEL) {
         const token = parseTokenNotification(message.payload);
         if (token?.kind === 'issued') this.tokens?.onIssued();
@@ -142,7 +159,7 @@ export class ChangeListener {
     try {
       await client.connect();
       await client.query(
-        `LISTEN ${CHANGES_CHANNEL}; LISTEN ${TOKENS_CHANNEL}; LISTEN ${CHALLENGES_CHANNEL}; LISTEN ${this.syncChannel}; SET synchronous_commit = off`,
+        `LISTEN ${CHANGES_CHANNEL}; LISTEN ${TOKENS_CHANNEL}; LISTEN ${CHALLENGES_CHANNEL}; LISTEN ${SEEKS_CHANNEL}; LISTEN ${this.syncChannel}; SET synchronous_commit = off`,
       );
     } catch (error) {
       dropped = true;
@@ -165,6 +182,7 @@ export class ChangeListener {
       this.challenges
         ?.resynced()
         .catch((error: unknown) => this.log.warn(`re-arming challenge expiries failed: ${String(error)}`));
+      this.seeks?.resynced().catch((error: unknown) => this.log.warn(`reading held seeks failed: ${String(error)}`));
     }
     this.connectedOnce = true;
     if (this.nextSync) this.sendSync();

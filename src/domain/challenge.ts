@@ -88,7 +88,7 @@ export interface ChallengeGame {
 const invalid = (field: string, message: string) => err(new DomainError('INVALID_BODY', message, field));
 
 /** An integer from JSON or a form (digits only); undefined when absent, NaN when not an integer. */
-function integerOf(value: unknown): number | undefined {
+export function integerOf(value: unknown): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value === 'number') return Number.isInteger(value) ? value : NaN;
   if (typeof value === 'string' && /^[0-9]{1,9}$/.test(value)) return Number(value);
@@ -96,7 +96,7 @@ function integerOf(value: unknown): number | undefined {
 }
 
 /** A boolean from JSON or a form ('true'/'false'); undefined when absent, null when neither. */
-function booleanOf(value: unknown): boolean | undefined | null {
+export function booleanOf(value: unknown): boolean | undefined | null {
   if (value === undefined) return undefined;
   if (value === true || value === 'true') return true;
   if (value === false || value === 'false') return false;

@@ -31,6 +31,9 @@ import { streamRoutes } from './routes/stream.ts';
 import { boardRoutes } from './routes/board.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { challengeRoutes } from './routes/challenges.ts';
+import { seekRoutes } from './routes/seeks.ts';
+import type { SeekService } from '../service/seeks.ts';
+import { SEEK_SCHEMAS } from '../contract/seeks.ts';
 import type { ChallengeService } from '../service/challenges.ts';
 import { CHALLENGE_SCHEMAS } from '../contract/challenges.ts';
 import type { PlayerTokens } from '../service/tokens.ts';
@@ -55,6 +58,7 @@ export interface AppDeps {
   tokens?: readonly string[]; // service tokens for /api/; none (and no player token issued) = authentication off
   playerTokens?: PlayerTokens; // player tokens (DECISIONS §13); absent = none, and no token endpoints
   challenges?: ChallengeService; // challenges (DECISIONS §16); absent = no challenge endpoints
+  seeks?: SeekService; // seeks (DECISIONS §16); absent = no seek endpoints
   rateLimit?: RateLimitSettings; // /api/ requests per window per client; absent or max 0 = no limit
   corsOrigins?: readonly string[]; // origins allowed to call the API from a browser; none = no CORS headers
   trustProxy?: boolean | number | readonly string[]; // whose X-Forwarded-For gives the client address; false
@@ -239,7 +243,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // A method not served on a path that is served: 405 with Allow, judged after the guards as a 404 is.
   app.addHook('onRequest', methods.hook);
 
-  for (const schema of [...SHARED_SCHEMAS, ...CHALLENGE_SCHEMAS]) app.addSchema(schema);
+  for (const schema of [...SHARED_SCHEMAS, ...CHALLENGE_SCHEMAS, ...SEEK_SCHEMAS]) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -301,15 +305,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics,
     cursors: listingCursors(await deps.store.secret()),
   });
+  const maxStreamsPerClient = deps.maxStreamsPerClient ?? DEFAULTS.maxStreamsPerClient;
+  // One client for the stream limit as for the rate limit: its valid token, else its address.
+  const clientKey = (request: { ip: string }) => (request as FastifyRequest).clientKey || request.ip;
   await app.register(streamRoutes, {
     prefix: '/api',
     games: deps.games,
     players: deps.players,
     challenges: deps.challenges,
     hub,
-    maxStreamsPerClient: deps.maxStreamsPerClient ?? DEFAULTS.maxStreamsPerClient,
-    // One client for the stream limit as for the rate limit: its valid token, else its address.
-    clientKey: request => (request as FastifyRequest).clientKey || request.ip,
+    maxStreamsPerClient,
+    clientKey,
   });
   if (deps.playerTokens) {
     await app.register(tokenRoutes, {
@@ -319,6 +325,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   if (deps.challenges) await app.register(challengeRoutes, { prefix: '/api', challenges: deps.challenges });
+  if (deps.seeks)
+    await app.register(seekRoutes, { prefix: '/api', seeks: deps.seeks, hub, maxStreamsPerClient, clientKey });
   await app.register(boardRoutes); // GET /, /game/:gameId and /assets/: the board page (dist/web)
   return app;
 }

@@ -140,19 +140,22 @@ export class StreamHub {
 
   /**
    * Starts a stream of other events on a response whose head is written (a player's events): `start` sends the
-   * first lines with `send` and returns how to stop following; the hub adds heartbeats, the slow-consumer cut, the
-   * per-client count, the shutdown line and the end with the owner's token (`owner`, see endOwnedBy), as for game
-   * streams.
+   * first lines with `send`, may end the stream with `end` (what was sent goes out first), and returns how to stop
+   * following; the hub adds heartbeats, the slow-consumer cut, the per-client count, the shutdown line and the end
+   * with the owner's token (`owner`, see endOwnedBy), as for game streams.
    */
   attachFeed(
     res: ServerResponse,
     client: string,
     owner: string | undefined,
-    start: (send: (event: object) => void) => Promise<() => void>,
+    start: (send: (event: object) => void, end: () => void) => Promise<() => void>,
   ): Promise<void> {
     return this.open(res, client, owner, async stream => {
       const send = (event: object) => this.enqueue(stream, frame(Buffer.from(`${JSON.stringify(event)}\n`)));
-      const stop = await start(send);
+      const end = () => {
+        if (!stream.closed && this.streams.has(stream)) this.end(stream, Buffer.alloc(0));
+      };
+      const stop = await start(send, end);
       if (stream.closed) return stop();
       this.flush(); // the first lines go out now, with the head
       stream.res.flushHeaders(); // and the head also when there were none

@@ -122,7 +122,10 @@ export class ChallengeService {
     }
     const now = this.now();
     for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
-      const input = { id: this.newId(), challenger, destUser, request, now, ttlMs: this.deps.ttlMs, coin: this.coin };
+      const id = this.newId();
+      // The accepted game takes the challenge's id: an id a game already has is not given to a challenge.
+      if (await this.deps.games.exists(id)) continue;
+      const input = { id, challenger, destUser, request, now, ttlMs: this.deps.ttlMs, coin: this.coin };
       const challenge = orThrow(newChallenge(input));
       const inserted = await this.deps.store.insertChallenge(challenge, MAX_PENDING_CHALLENGES);
       if (inserted === 'limit') {
@@ -178,6 +181,7 @@ export class ChallengeService {
         await this.makeGame(challenge, this.gameOf(challenge));
         return challenge;
       }
+      // The game takes the challenge's id, as on lichess: a client that accepted knows its game's address.
       const { challenge: accepted, game } = orThrow(acceptChallenge(challenge, actor, this.now(), challenge.id));
       if (await this.deps.store.claimChallenge(accepted, challenge.version)) {
         this.expiries.cancel(id);
@@ -212,6 +216,20 @@ export class ChallengeService {
     const pending = await this.deps.store.expiringChallenges(ARMED_AT_START);
     for (const challenge of pending) this.arm(challenge);
     return pending.length;
+  }
+
+  /**
+   * Makes the games of challenges accepted at or after `since` that a crash left without their game (at start).
+   * Resolves with how many; one that fails now is made by its accepter's retried accept.
+   */
+  async makeMissingGames(since: number): Promise<number> {
+    let made = 0;
+    for (const challenge of await this.deps.store.challengesWithoutGame(since)) {
+      if (challenge.gameId === null || challenge.acceptedBy === null) continue;
+      await this.makeGame(challenge, this.gameOf(challenge));
+      made++;
+    }
+    return made;
   }
 
   /** Announcements may have been missed (a shared store's): the expiries are armed again from the store. */

@@ -34,6 +34,11 @@ export interface ChallengeStore {
   pendingCount(challengerId: string, now: number): Promise<number>;
   /** Up to `limit` challenges still `created` (expired ones included), the soonest to expire first: the timers' work. */
   expiringChallenges(limit: number): Promise<Challenge[]>;
+  /**
+   * Challenges made at or after `since` and accepted whose game (of the challenge's id) does not exist: what a crash
+   * between an accept and its game left.
+   */
+  challengesWithoutGame(since: number): Promise<Challenge[]>;
 }
 
 /** A challenges row as the adapters' SQL selects it. */
@@ -70,6 +75,9 @@ export const CHALLENGE_SQL = {
     "SELECT data FROM challenges WHERE status = 'created' AND expires_at > $2 AND dest_id = $1",
   count: "SELECT count(*) AS n FROM challenges WHERE status = 'created' AND expires_at > $2 AND challenger_id = $1",
   expiring: "SELECT data FROM challenges WHERE status = 'created' ORDER BY expires_at LIMIT $1",
+  withoutGame:
+    "SELECT data FROM challenges c WHERE status = 'accepted' AND created_at >= $1 " +
+    'AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = c.id)',
 } as const;
 
 /** Oldest first, then by id: the order of a player's pending challenges. */

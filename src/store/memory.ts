@@ -17,9 +17,11 @@ import {
 import type { StoredToken, TokenStore } from './tokens.ts';
 import { byAge, type ChallengeStore, type InsertedChallenge } from './challenges.ts';
 import type { Challenge } from '../domain/challenge.ts';
+import { bySeekAge, type Seek } from '../domain/seek.ts';
+import type { SeekStore } from './seeks.ts';
 import type { PlayerInfo } from '../contract/shapes.ts';
 
-export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore {
+export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore, SeekStore {
   private readonly games = new Map<string, string>();
   private readonly deadlines = new Map<string, number>();
   private readonly order = new Map<string, { seq: number; ended: boolean }>();
@@ -28,6 +30,7 @@ export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore {
   private readonly secretHex = randomBytes(32).toString('hex');
   private readonly tokens = new Map<string, StoredToken & { revoked: boolean }>();
   private readonly challenges = new Map<string, string>(); // JSON, so that no caller shares a stored object
+  private readonly seeks = new Map<string, string>(); // JSON, as the challenges
 
   create(record: GameRecord, index: GameIndex = NO_INDEX): Promise<boolean> {
     if (this.games.has(record.id)) return Promise.resolve(false);
@@ -188,6 +191,72 @@ export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore {
   expiringChallenges(limit: number): Promise<Challenge[]> {
     const created = this.storedChallenges().filter(c => c.status === 'created');
     return Promise.resolve(created.sort((a, b) => a.expiresAt - b.expiresAt).slice(0, limit));
+  }
+
+  challengesWithoutGame(since: number): Promise<Challenge[]> {
+    const unmade = this.storedChallenges().filter(
+      c => c.status === 'accepted' && c.createdAt >= since && !this.games.has(c.id),
+    );
+    return Promise.resolve(unmade);
+  }
+
+  private storedSeeks(): Seek[] {
+    return [...this.seeks.values()].map(json => JSON.parse(json) as Seek);
+  }
+
+  private storedSeek(id: string): Seek | undefined {
+    const json = this.seeks.get(id);
+    return json === undefined ? undefined : (JSON.parse(json) as Seek);
+  }
+
+  insertSeek(seek: Seek): Promise<boolean> {
+    if (this.seeks.has(seek.id)) return Promise.resolve(false);
+    this.seeks.set(seek.id, JSON.stringify(seek));
+    return Promise.resolve(true);
+  }
+
+  seek(id: string): Promise<Seek | undefined> {
+    return Promise.resolve(this.storedSeek(id));
+  }
+
+  openSeeks(pool: string, now: number, limit: number): Promise<Seek[]> {
+    const open = this.storedSeeks().filter(s => s.pool === pool && s.status === 'open' && s.aliveUntil > now);
+    return Promise.resolve(open.sort(bySeekAge).slice(0, limit));
+  }
+
+  pairSeeks(a: Seek, b: Seek): Promise<boolean> {
+    // Judged and written in one synchronous step: no other change comes between.
+    if (this.storedSeek(a.id)?.status !== 'open' || this.storedSeek(b.id)?.status !== 'open') {
+      return Promise.resolve(false);
+    }
+    for (const seek of [a, b]) {
+      const stored = this.storedSeek(seek.id)!;
+      const { gameId, pairedAt, gameColor } = seek;
+      this.seeks.set(seek.id, JSON.stringify({ ...stored, status: 'paired', gameId, pairedAt, gameColor }));
+    }
+    return Promise.resolve(true);
+  }
+
+  withdrawSeek(id: string): Promise<boolean> {
+    const stored = this.storedSeek(id);
+    if (stored?.status !== 'open') return Promise.resolve(false);
+    this.seeks.set(id, JSON.stringify({ ...stored, status: 'withdrawn' }));
+    return Promise.resolve(true);
+  }
+
+  keepSeeksAlive(ids: readonly string[], aliveUntil: number): Promise<void> {
+    for (const id of ids) {
+      const stored = this.storedSeek(id);
+      if (stored?.status === 'open') this.seeks.set(id, JSON.stringify({ ...stored, aliveUntil }));
+    }
+    return Promise.resolve();
+  }
+
+  seeksWithoutGame(since: number): Promise<Seek[]> {
+    const unmade = this.storedSeeks().filter(
+      s => s.status === 'paired' && s.pairedAt !== null && s.pairedAt >= since && !this.games.has(s.gameId!),
+    );
+    return Promise.resolve(unmade);
   }
 }
 

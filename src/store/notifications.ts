@@ -83,6 +83,24 @@ export function parseChallengeNotification(payload: string | undefined): Challen
   return ['created', 'accepted', 'declined', 'canceled'].includes(status as string) ? (parsed as Challenge) : undefined;
 }
 
+/** The channel of seeks: a pairing, `{"paired": [id, id], "gameId": ...}`, so that the instances holding them hear. */
+export const SEEKS_CHANNEL = 'chess_seeks';
+
+/** The seeks a payload of the seeks channel announces paired, or undefined for a payload of another form. */
+export function parseSeekNotification(payload: string | undefined): { paired: string[]; gameId: string } | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(payload ?? '');
+  } catch {
+    return undefined;
+  }
+  const { paired, gameId } = (parsed ?? {}) as Record<string, unknown>;
+  if (!Array.isArray(paired) || !paired.every(id => typeof id === 'string') || typeof gameId !== 'string') {
+    return undefined;
+  }
+  return { paired, gameId };
+}
+
 /** The SQL expression of the payload that announces a revoked token, from an SQL expression of its hash. */
 export const tokenRevokedSql = (hashSql: string): string => `'revoked ' || ${hashSql}`;
 

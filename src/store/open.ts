@@ -3,10 +3,11 @@ import { PostgresGameStore, type PostgresOptions } from './postgres.ts';
 import { describeFailure, SqliteGameStore } from './sqlite.ts';
 import type { GameStore } from './store.ts';
 import type { TokenStore } from './tokens.ts';
+import type { SeekStore } from './seeks.ts';
 import type { ChallengeStore } from './challenges.ts';
 
-/** What an adapter keeps: games, player tokens and challenges. */
-export type Store = GameStore & TokenStore & ChallengeStore;
+/** What an adapter keeps: games, player tokens, challenges and seeks. */
+export type Store = GameStore & TokenStore & ChallengeStore & SeekStore;
 
 /** The store named by DATABASE_URL could not be opened: one line that names the setting, for the start-up. */
 export class StoreOpenError extends Error {

@@ -30,7 +30,7 @@ import {
   type StateEvent,
   type StoredChange,
 } from './store.ts';
-import { CHALLENGES_CHANNEL, TOKEN_ISSUED, TOKENS_CHANNEL, tokenRevokedSql } from './notifications.ts';
+import { CHALLENGES_CHANNEL, SEEKS_CHANNEL, TOKEN_ISSUED, TOKENS_CHANNEL, tokenRevokedSql } from './notifications.ts';
 import { PostgresWrites } from './postgresWrites.ts';
 import { recordOf, type StoredGameData } from './rows.ts';
 import { TOKEN_COLUMNS, tokenOf, type StoredToken, type TokenRow, type TokenStore } from './tokens.ts';
@@ -46,6 +46,8 @@ import {
 } from './challenges.ts';
 import { KNOWN_PLAYER_SQL } from './tokens.ts';
 import type { Challenge } from '../domain/challenge.ts';
+import type { Seek } from '../domain/seek.ts';
+import { pairColumns, SEEK_SQL, seekColumns, seekOf, type SeekRow, type SeekStore } from './seeks.ts';
 import type { PlayerInfo } from '../contract/shapes.ts';
 
 /** A games row as the store reads it: its columns and its line (the moves rows, as JSON `[[uci, clock], ...]`). */
@@ -89,7 +91,7 @@ export interface PostgresOptions {
   onError?: (error: Error) => void; // errors of idle connections, for the log
 }
 
-export class PostgresGameStore implements GameStore, TokenStore, ChallengeStore {
+export class PostgresGameStore implements GameStore, TokenStore, ChallengeStore, SeekStore {
   private updates = 0;
 
   private readonly writes: PostgresWrites;
@@ -327,6 +329,76 @@ export class PostgresGameStore implements GameStore, TokenStore, ChallengeStore 
     return this.run(async () =>
       (await this.pool.query<ChallengeRow>(CHALLENGE_SQL.expiring, [limit])).rows.map(challengeOf),
     );
+  }
+
+  challengesWithoutGame(since: number): Promise<Challenge[]> {
+    return this.run(async () =>
+      (await this.pool.query<ChallengeRow>(CHALLENGE_SQL.withoutGame, [since])).rows.map(challengeOf),
+    );
+  }
+
+  insertSeek(seek: Seek): Promise<boolean> {
+    return this.run(async () => (await this.pool.query(SEEK_SQL.insert, [...seekColumns(seek)])).rowCount === 1);
+  }
+
+  seek(id: string): Promise<Seek | undefined> {
+    return this.run(async () => {
+      const row = (await this.pool.query<SeekRow>(SEEK_SQL.select, [id])).rows[0];
+      return row && seekOf(row);
+    });
+  }
+
+  openSeeks(pool: string, now: number, limit: number): Promise<Seek[]> {
+    return this.run(async () => (await this.pool.query<SeekRow>(SEEK_SQL.open, [pool, now, limit])).rows.map(seekOf));
+  }
+
+  pairSeeks(a: Seek, b: Seek): Promise<boolean> {
+    return this.run(async () => {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN');
+        // Both rows locked, in the order of their ids (two pairings of the same seeks never wait on each other in a
+        // circle), and counted only if still open once locked: a pairing that committed first leaves them paired.
+        const { rowCount } = await client.query(
+          "SELECT id FROM seeks WHERE id = ANY($1) AND status = 'open' ORDER BY id FOR UPDATE",
+          [[a.id, b.id]],
+        );
+        if (rowCount !== 2) {
+          await client.query('ROLLBACK');
+          return false;
+        }
+        await client.query(SEEK_SQL.pair, [...pairColumns(a)]);
+        await client.query(SEEK_SQL.pair, [...pairColumns(b)]);
+        await client.query('SELECT pg_notify($1, $2)', [
+          SEEKS_CHANNEL,
+          JSON.stringify({ paired: [a.id, b.id], gameId: a.gameId }),
+        ]);
+        await client.query('COMMIT');
+        return true;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    });
+  }
+
+  withdrawSeek(id: string): Promise<boolean> {
+    return this.run(async () => (await this.pool.query(SEEK_SQL.withdraw, [id])).rowCount === 1);
+  }
+
+  keepSeeksAlive(ids: readonly string[], aliveUntil: number): Promise<void> {
+    return this.run(async () => {
+      await this.pool.query("UPDATE seeks SET alive_until = $2 WHERE status = 'open' AND id = ANY($1)", [
+        [...ids],
+        aliveUntil,
+      ]);
+    });
+  }
+
+  seeksWithoutGame(since: number): Promise<Seek[]> {
+    return this.run(async () => (await this.pool.query<SeekRow>(SEEK_SQL.withoutGame, [since])).rows.map(seekOf));
   }
 
   secret(): Promise<string> {

@@ -64,7 +64,9 @@ import {
 } from './sqliteStatements.ts';
 import { dataOf } from './rows.ts';
 import { byAge, challengeColumns, challengeOf, type ChallengeStore, type InsertedChallenge } from './challenges.ts';
-import { params, prepareChallengeStatements } from './sqliteChallenges.ts';
+import { params, prepareChallengeStatements, prepareSeekStatements } from './sqliteChallenges.ts';
+import { pairColumns, seekColumns, seekOf, type SeekStore } from './seeks.ts';
+import type { Seek } from '../domain/seek.ts';
 import type { Challenge } from '../domain/challenge.ts';
 import type { PlayerInfo } from '../contract/shapes.ts';
 
@@ -100,11 +102,12 @@ interface Pending {
   logged?: { gameId: string; version: number; json: string }; // logged once the write commits and saved
 }
 
-export class SqliteGameStore implements GameStore, TokenStore, ChallengeStore {
+export class SqliteGameStore implements GameStore, TokenStore, ChallengeStore, SeekStore {
   private db!: Database.Database;
   private games!: ReturnType<typeof prepareGameStatements>;
   private tokenStmts!: ReturnType<typeof prepareTokenStatements>;
   private challengeStmts!: ReturnType<typeof prepareChallengeStatements>;
+  private seekStmts!: ReturnType<typeof prepareSeekStatements>;
   /** The highest seq given so far: the next write in the current transaction gives its game the one after it. */
   private seq = 0;
   private batchTx!: Database.Transaction<(writes: Pending[]) => boolean[]>;
@@ -140,6 +143,7 @@ export class SqliteGameStore implements GameStore, TokenStore, ChallengeStore {
     this.games = prepareGameStatements(db);
     this.tokenStmts = prepareTokenStatements(db);
     this.challengeStmts = prepareChallengeStatements(db);
+    this.seekStmts = prepareSeekStatements(db);
     // Each transaction numbers its writes from the highest seq committed, by this connection or another. Only
     // another connection's commit can make it higher than the one this connection last gave (a rolled-back
     // transaction leaves a gap, which the order does not mind), and SQLite's data_version tells whether another
@@ -416,6 +420,50 @@ export class SqliteGameStore implements GameStore, TokenStore, ChallengeStore {
 
   expiringChallenges(limit: number): Promise<Challenge[]> {
     return this.read(() => this.challengeStmts.expiring.all(params([limit])).map(challengeOf));
+  }
+
+  challengesWithoutGame(since: number): Promise<Challenge[]> {
+    return this.read(() => this.challengeStmts.withoutGame.all(params([since])).map(challengeOf));
+  }
+
+  insertSeek(seek: Seek): Promise<boolean> {
+    const values = params(seekColumns(seek));
+    return this.enqueue(() => this.seekStmts.insert.run(values).changes === 1);
+  }
+
+  seek(id: string): Promise<Seek | undefined> {
+    return this.read(() => {
+      const row = this.seekStmts.select.get(params([id]));
+      return row && seekOf(row);
+    });
+  }
+
+  openSeeks(pool: string, now: number, limit: number): Promise<Seek[]> {
+    return this.read(() => this.seekStmts.open.all(params([pool, now, limit])).map(seekOf));
+  }
+
+  pairSeeks(a: Seek, b: Seek): Promise<boolean> {
+    // Judged and written in one write transaction: no other write comes between.
+    const isOpen = (id: string) => this.seekStmts.select.get(params([id]))?.status === 'open';
+    return this.enqueue(() => {
+      if (!isOpen(a.id) || !isOpen(b.id)) return false;
+      this.seekStmts.pair.run(params(pairColumns(a)));
+      this.seekStmts.pair.run(params(pairColumns(b)));
+      return true;
+    });
+  }
+
+  withdrawSeek(id: string): Promise<boolean> {
+    return this.enqueue(() => this.seekStmts.withdraw.run(params([id])).changes === 1);
+  }
+
+  keepSeeksAlive(ids: readonly string[], aliveUntil: number): Promise<void> {
+    const values = params([JSON.stringify(ids), aliveUntil]);
+    return this.enqueue(() => this.seekStmts.keepAlive.run(values).changes > 0).then(() => undefined);
+  }
+
+  seeksWithoutGame(since: number): Promise<Seek[]> {
+    return this.read(() => this.seekStmts.withoutGame.all(params([since])).map(seekOf));
   }
 
   secret(): Promise<string> {

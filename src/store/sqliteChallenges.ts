@@ -1,6 +1,6 @@
 /**
- * The embedded store's challenges and known players: the shared SQL of challenges.ts and tokens.ts, prepared once
- * per connection. SQLite numbers no parameter twice, so `$n` becomes the named `@pn`.
+ * The embedded store's challenges, seeks and known players: the shared SQL of challenges.ts, seeks.ts and
+ * tokens.ts, prepared once per connection. SQLite numbers no parameter twice, so `$n` becomes the named `@pn`.
  *
  * ```ts
  * const challenges = prepareChallengeStatements(db);
@@ -9,6 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import { CHALLENGE_SQL, type ChallengeRow } from './challenges.ts';
+import { SEEK_SQL, type SeekRow } from './seeks.ts';
 import { KNOWN_PLAYER_SQL } from './tokens.ts';
 
 type Params = Record<string, unknown>;
@@ -27,6 +28,21 @@ export function prepareChallengeStatements(db: Database.Database) {
     pending: db.prepare<[Params], ChallengeRow>(named(CHALLENGE_SQL.pending)),
     count: db.prepare<[Params], { n: number }>(named(CHALLENGE_SQL.count)),
     expiring: db.prepare<[Params], ChallengeRow>(named(CHALLENGE_SQL.expiring)),
+    withoutGame: db.prepare<[Params], ChallengeRow>(named(CHALLENGE_SQL.withoutGame)),
     knownPlayer: db.prepare<[Params], { player_id: string; display_name: string }>(named(KNOWN_PLAYER_SQL)),
+  };
+}
+
+export function prepareSeekStatements(db: Database.Database) {
+  return {
+    insert: db.prepare<[Params]>(named(SEEK_SQL.insert)),
+    select: db.prepare<[Params], SeekRow>(named(SEEK_SQL.select)),
+    open: db.prepare<[Params], SeekRow>(named(SEEK_SQL.open)),
+    pair: db.prepare<[Params]>(named(SEEK_SQL.pair)),
+    withdraw: db.prepare<[Params]>(named(SEEK_SQL.withdraw)),
+    keepAlive: db.prepare<[Params]>(
+      "UPDATE seeks SET alive_until = @p2 WHERE status = 'open' AND id IN (SELECT value FROM json_each(@p1))",
+    ),
+    withoutGame: db.prepare<[Params], SeekRow>(named(SEEK_SQL.withoutGame)),
   };
 }

@@ -18,6 +18,8 @@ import { ERROR_STATUS, type ErrorCode } from '../../src/contract/vocabulary.ts';
 import type { ApiErrorBody } from '../../src/contract/shapes.ts';
 import { ChallengeService } from '../../src/service/challenges.ts';
 import type { ChallengeStore } from '../../src/store/challenges.ts';
+import { SeekService } from '../../src/service/seeks.ts';
+import type { SeekStore } from '../../src/store/seeks.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -26,6 +28,7 @@ export interface TestApp {
   playerTokens: PlayerTokens;
   players: PlayerFeed;
   challenges: ChallengeService | undefined; // when the store keeps challenges
+  seeks: SeekService | undefined; // when the store keeps seeks
 }
 
 /** The token store of a test's store: the store itself when it keeps tokens, else one in memory. */
@@ -46,6 +49,8 @@ export interface TestAppOptions {
   sharedStore?: boolean;
   /** CHALLENGE_TTL_S in ms; 3600 s by default. */
   challengeTtlMs?: number;
+  /** How long a real-time seek lives without renewal; LEASE_MS by default. */
+  seekLeaseMs?: number;
 }
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -72,9 +77,12 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
       ttlMs: options.challengeTtlMs ?? 3_600_000,
       sharedStore: options.sharedStore ?? false,
     });
+  const seekStore = 'insertSeek' in store ? (store as GameStore & SeekStore) : undefined;
+  const seeks = seekStore && new SeekService({ store: seekStore, games, leaseMs: options.seekLeaseMs });
   const app = await buildApp({
     games,
     challenges,
+    seeks,
     store,
     bus,
     players,
@@ -86,8 +94,11 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     logger,
     trustProxy,
   });
-  app.addHook('onClose', () => challenges?.close());
-  return { app, store, games, playerTokens, players, challenges };
+  app.addHook('onClose', () => {
+    challenges?.close();
+    seeks?.close();
+  });
+  return { app, store, games, playerTokens, players, challenges, seeks };
 }
 
 /**

@@ -3,5 +3,7 @@ import { runGameStoreContract } from './gameStore.contract.ts';
 
 runGameStoreContract('MemoryGameStore', async () => new MemoryGameStore());
 import { runChallengeStoreContract } from './challengeStore.contract.ts';
+import { runSeekStoreContract } from './seekStore.contract.ts';
 
 runChallengeStoreContract('MemoryGameStore', async () => new MemoryGameStore());
+runSeekStoreContract('MemoryGameStore', async () => new MemoryGameStore());

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, test, type TestContext } from 'node:test';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import { runChallengeStoreContract } from './challengeStore.contract.ts';
+import { runSeekStoreContract } from './seekStore.contract.ts';
 import { makeRecord, runGameStoreContract, stateEvent, VARIED_RECORDS } from './gameStore.contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'chess-sqlite-store-'));
@@ -18,6 +19,8 @@ runGameStoreContract('SqliteGameStore :memory:', async () => SqliteGameStore.ope
 runGameStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
 runChallengeStoreContract('SqliteGameStore :memory:', async () => SqliteGameStore.open(':memory:'));
 runChallengeStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
+runSeekStoreContract('SqliteGameStore :memory:', async () => SqliteGameStore.open(':memory:'));
+runSeekStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
 
 test('SQLite file: records survive closing and opening the file again', async (t: TestContext) => {
   const path = newFile();

@@ -6,7 +6,7 @@
  * operation needs a player token: 401 without a token when authentication is on, 403 FORBIDDEN for a service token
  * or with authentication off.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ChallengeJson, ChallengeList, ChallengeRequest, DeclineRequest } from '../../contract/challenges.ts';
@@ -30,17 +30,24 @@ const body = { body: Type.Optional(ref(ChallengeRequest)) };
 const viewerOf = (actor: { kind: string; player?: { id: string } }) =>
   actor.kind === 'player' ? actor.player?.id : undefined;
 
-export const challengeRoutes: FastifyPluginAsync<ChallengeRoutesOptions> = async (fastify, { challenges }) => {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  // A form's fields as an object of strings (a key sent twice: its last value); an empty form is no body.
+/**
+ * Lets the plugin's routes take forms (`application/x-www-form-urlencoded`, what lichess clients send) beside JSON:
+ * a form's fields as an object of strings (a key sent twice: its last value). Every field of these bodies is
+ * optional, and so is the body: none is an empty one.
+ */
+export function acceptForms(app: FastifyInstance): void {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, text, done) => {
     const fields = Object.fromEntries(new URLSearchParams(text as string));
     done(null, Object.keys(fields).length === 0 ? undefined : fields);
   });
-  // Every field is optional, and so is the body: none is an empty one.
   app.addHook('preValidation', async request => {
     request.body ??= {};
   });
+}
+
+export const challengeRoutes: FastifyPluginAsync<ChallengeRoutesOptions> = async (fastify, { challenges }) => {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  acceptForms(app);
 
   app.post(
     '/challenge/open',

@@ -43,19 +43,20 @@ const EventQuery = Type.Object({
   ),
 });
 
-export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fastify, options) => {
-  const { games, hub, players, challenges, maxStreamsPerClient, clientKey } = options;
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-
-  /**
-   * Starts an NDJSON answer: refuses a client with its cap of streams open (429), then writes the head. Undefined
-   * for HEAD, which gets the head only.
-   */
-  const startStream = (request: FastifyRequest, reply: FastifyReply, client: string): ServerResponse | undefined => {
+/**
+ * How the NDJSON answers start: `refuseOverCap` refuses a client with its cap of streams open (429 RATE_LIMITED,
+ * with Retry-After), `startStream` does so too and then writes the head, answering the response to write the lines
+ * to (undefined for HEAD, which gets the head only).
+ */
+export function ndjsonAnswers(hub: StreamHub, maxStreamsPerClient: number) {
+  const refuseOverCap = (reply: FastifyReply, client: string): void => {
     if (maxStreamsPerClient > 0 && hub.streamsOf(client) >= maxStreamsPerClient) {
       reply.header('retry-after', String(RETRY_AFTER_SECONDS));
       throw new DomainError('RATE_LIMITED', `at most ${maxStreamsPerClient} streams may be open per client`);
     }
+  };
+  const startStream = (request: FastifyRequest, reply: FastifyReply, client: string): ServerResponse | undefined => {
+    refuseOverCap(reply, client);
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -74,6 +75,14 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
     }
     return res;
   };
+  return { refuseOverCap, startStream };
+}
+
+export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fastify, options) => {
+  const { games, hub, players, challenges, maxStreamsPerClient, clientKey } = options;
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  const { startStream } = ndjsonAnswers(hub, maxStreamsPerClient);
 
   app.get(
     '/board/game/:gameId/stream',
