@@ -202,6 +202,94 @@ test("a decline leaves the challenger's window, saying why; a cancel leaves the 
   }),
 );
 
+/** Fills and sends the seek form. */
+async function seek(page: Page, control: { minutes: number; increment: number } | { days: number }): Promise<void> {
+  if ('days' in control) {
+    await page.selectOption(byTestId('seek-kind'), 'correspondence');
+    await page.selectOption(byTestId('seek-days'), String(control.days));
+  } else {
+    await page.selectOption(byTestId('seek-kind'), 'realtime');
+    await page.fill(byTestId('seek-minutes'), String(control.minutes));
+    await page.fill(byTestId('seek-increment'), String(control.increment));
+  }
+  await page.click(byTestId('seek-submit'));
+}
+
+/** Waits until the open seeks of a pool ('300+0', '3d') are those of these players, oldest first. */
+async function waitOpenSeeks(pool: string, players: string[]): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const open = (await env.store.openSeeks(pool, Date.now(), 10)).map(found => found.player.id);
+    if (JSON.stringify(open) === JSON.stringify(players)) return;
+    if (Date.now() > deadline) assert.deepEqual(open, players, `the open seeks of ${pool}`);
+    await new Promise(resolve => setTimeout(resolve, 25));
+  }
+}
+
+/** Whether a page shows it is searching: the status's words, Cancel offered, the form waiting. */
+async function searching(page: Page, words: string): Promise<void> {
+  await waitForText(page, 'seek-status', words);
+  assert.ok(await page.isVisible(byTestId('seek-cancel')), 'Cancel is offered');
+  assert.ok(await page.isDisabled(byTestId('seek-submit')), 'one search at a time');
+  assert.equal(await page.getAttribute(byTestId('seek-status'), 'aria-live'), 'polite');
+}
+
+/** Cancels a page's search: its words go, and so does Cancel. */
+async function cancelSeek(page: Page): Promise<void> {
+  await page.click(byTestId('seek-cancel'));
+  await waitForText(page, 'seek-status', '');
+  assert.ok(await page.isHidden(byTestId('seek-cancel')));
+  assert.ok(await page.isEnabled(byTestId('seek-submit')));
+}
+
+test('a seek searches until canceled and pairs with nobody after; two seeks of 5+0 make one game', { skip }, t =>
+  env.run(t, async ({ open }) => {
+    const ann = await openAs(open, ANN);
+    const bob = await openAs(open, BOB);
+
+    // 1. Ann seeks 5+0: the page says it is searching and offers Cancel; the service holds her seek.
+    await seek(ann, { minutes: 5, increment: 0 });
+    await searching(ann, 'Searching for an opponent (5+0)…');
+    await waitOpenSeeks('300+0', ['ann']);
+    // 2. She cancels: the seek is withdrawn (the request closed).
+    await cancelSeek(ann);
+    await waitOpenSeeks('300+0', []);
+
+    // 3. A correspondence seek is answered with its id at once and withdrawn by Cancel too.
+    await seek(ann, { days: 3 });
+    await searching(ann, 'Searching for an opponent (3 days per move)…');
+    await waitOpenSeeks('3d', ['ann']);
+    await cancelSeek(ann);
+    await waitOpenSeeks('3d', []);
+
+    // 4. Bob seeks 5+0: Ann's canceled seek does not pair with his, he waits.
+    await seek(bob, { minutes: 5, increment: 0 });
+    await searching(bob, 'Searching for an opponent (5+0)…');
+    await waitOpenSeeks('300+0', ['bob']);
+    await bob.waitForTimeout(300);
+    await searching(bob, 'Searching for an opponent (5+0)…');
+    assert.equal(new URL(bob.url()).pathname, '/');
+
+    // 5. Ann seeks 5+0 too: both windows open the same new game, each on its own side, and play it.
+    await seek(ann, { minutes: 5, increment: 0 });
+    await ann.waitForURL(/\/game\/[A-Za-z0-9]{8}$/);
+    const id = gameIdOf(ann);
+    await bob.waitForURL(`${env.url}/game/${id}`);
+    for (const page of [ann, bob]) await waitForText(page, 'seek-status', '');
+    await waitOpenSeeks('300+0', []);
+    const game = JSON.parse((await env.api('GET', `/api/board/game/${id}`, undefined, tokens.ann)).body);
+    assert.deepEqual(game.clock, { initial: 300_000, increment: 0 }, 'the time control sought');
+    assert.deepEqual([game.white.id, game.black.id].sort(), ['ann', 'bob']);
+    const [white, black] = game.white.id === 'ann' ? [ann, bob] : [bob, ann];
+    await waitForText(white, 'seat', 'You play white');
+    await waitForText(black, 'seat', 'You play black');
+    await clickMove(white, 'e2', 'e4', 'white');
+    await waitForFen(black, AFTER_E4);
+    assert.ok(await neverReloaded(ann));
+    assert.ok(await neverReloaded(bob));
+  }),
+);
+
 test('without a player token the panel says that challenges need one', { skip }, t =>
   env.run(t, async ({ open }) => {
     const page = await open('/');

@@ -28,6 +28,7 @@ import { ChangeFeed } from '../../src/bus/feed.ts';
 import { PlayerFeed } from '../../src/bus/players.ts';
 import { newGameId } from '../../src/service/ids.ts';
 import { ChallengeService } from '../../src/service/challenges.ts';
+import { SeekService } from '../../src/service/seeks.ts';
 import { PlayerTokens } from '../../src/service/tokens.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 
@@ -58,6 +59,8 @@ export interface BrowserEnv {
   app: FastifyInstance;
   /** The player tokens the app knows: those given, or with `challenges`, those of the app's own store. */
   playerTokens: PlayerTokens | undefined;
+  /** The app's store, to look behind the page (e.g. which seeks are open). */
+  store: SqliteGameStore;
   browser: Browser;
   /** Runs a test body; on failure saves screenshots of its pages; always closes them. */
   run(t: TestContext, body: (context: RunContext) => Promise<void>): Promise<void>;
@@ -72,10 +75,11 @@ export interface BrowserEnv {
 }
 
 /** Settings of the app under test besides its store (e.g. `tokens`). */
-export type AppOptions = Omit<AppDeps, 'games' | 'store' | 'bus' | 'players' | 'challenges'> & {
+export type AppOptions = Omit<AppDeps, 'games' | 'store' | 'bus' | 'players' | 'challenges' | 'seeks'> & {
   /**
-   * Challenges (DECISIONS §16), kept in the app's store; the players they know are those whose tokens that store
-   * issued, so the app's player tokens are the store's own (env.playerTokens) unless `playerTokens` is given.
+   * Challenges and seeks (DECISIONS §16), kept in the app's store; the players challenges know are those whose
+   * tokens that store issued, so the app's player tokens are the store's own (env.playerTokens) unless
+   * `playerTokens` is given.
    */
   challenges?: boolean;
 };
@@ -89,16 +93,21 @@ export async function startBrowserEnv(executablePath: string, options: AppOption
   const { challenges: withChallenges, ...deps } = options;
   const playerTokens = deps.playerTokens ?? (withChallenges ? new PlayerTokens({ store, now: Date.now }) : undefined);
   const challenges = withChallenges ? new ChallengeService({ store, games, players, ttlMs: 3_600_000 }) : undefined;
+  const seeks = withChallenges ? new SeekService({ store, games }) : undefined;
   const app = await buildApp({
     ...deps,
     ...(playerTokens ? { playerTokens } : {}),
     ...(challenges ? { challenges } : {}),
+    ...(seeks ? { seeks } : {}),
     games,
     store,
     bus,
     players,
   });
-  app.addHook('onClose', () => challenges?.close());
+  app.addHook('onClose', () => {
+    challenges?.close();
+    seeks?.close();
+  });
   const sockets = new Set<Socket>();
   app.server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -147,6 +156,7 @@ export async function startBrowserEnv(executablePath: string, options: AppOption
     url,
     app,
     playerTokens,
+    store,
     browser,
     run,
     api: (method, path, payload, token) =>
