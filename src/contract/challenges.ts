@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { DECLINE_REASONS } from '../domain/challenge.ts';
+import { ref } from './shapes.ts';
 
 const Color = Type.Union([Type.Literal('white'), Type.Literal('black')]);
 
@@ -20,8 +21,8 @@ export const ChallengeJson = Type.Object(
     id: Type.String({ pattern: '^[A-Za-z0-9]{8}$' }),
     url: Type.String({ description: 'where the challenge is shown (GET .../show)' }),
     status: Type.Enum(['created', 'offline', 'canceled', 'declined', 'accepted']),
-    challenger: Type.Ref('ChallengeUser#'),
-    destUser: Type.Union([Type.Ref('ChallengeUser#'), Type.Null()], { description: 'null: an open challenge' }),
+    challenger: ref(ChallengeUser),
+    destUser: Type.Union([ref(ChallengeUser), Type.Null()], { description: 'null: an open challenge' }),
     variant: Type.Object({ key: Type.String(), name: Type.String(), short: Type.String() }),
     rated: Type.Boolean(),
     speed: Type.Enum(SPEEDS),
@@ -47,7 +48,7 @@ export const ChallengeJson = Type.Object(
 );
 
 export const ChallengeList = Type.Object(
-  { in: Type.Array(Type.Ref('ChallengeJson#')), out: Type.Array(Type.Ref('ChallengeJson#')) },
+  { in: Type.Array(ref(ChallengeJson)), out: Type.Array(ref(ChallengeJson)) },
   { $id: 'ChallengeList', description: "the player's pending challenges: received (in) and made (out)" },
 );
 

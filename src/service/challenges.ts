@@ -4,8 +4,10 @@
  * a claim in the store (a conditional update, challenges.ts), so that it changes once whatever the number of
  * instances and racing requests: of ten players accepting one open challenge at once, one gets the game.
  *
- * Accepting records the game's id in the claim before the game is made, and a retried accept by the same player of
- * a challenge so accepted makes that game if it is missing: a crash between the claim and the game loses no game.
+ * An accepted challenge's game has the challenge's id, as on lichess, so that both players' clients know which
+ * game start is the challenge's. Accepting records that id in the claim before the game is made, and a retried
+ * accept by the same player of a challenge so accepted makes that game if it is missing: a crash between the claim
+ * and the game loses no game.
  *
  * A pending challenge expires at its `expiresAt` (CHALLENGE_TTL_S for real-time ones, 7 days for the others): a
  * change the service makes by itself (selfChanges.ts), tried until recorded, its timers armed at start from the

@@ -1,6 +1,6 @@
 /**
- * The page's client of the service's public REST API (`/api/board/game`, and `/api/account` for who the token
- * acts as), and the addresses of its streams. Every request carries the API token when one is set; every failure
+ * The page's client of the service's public REST API (`/api/board/game`, `/api/account` for who the token acts
+ * as, `/api/challenge` and `/api/board/seek` for finding an opponent), and the addresses of its streams. Every request carries the API token when one is set; every failure
  * becomes an `ApiError` with the service's own code and message.
  *
  * ```ts
@@ -22,6 +22,9 @@ import type {
   PlayerInfo,
 } from '../contract/shapes.ts';
 import type { DrawAction, TakebackAction } from '../contract/vocabulary.ts';
+import type { ChallengeJson, ChallengeList } from '../contract/challenges.ts';
+import type { DeclineReason } from '../domain/challenge.ts';
+import type { ChallengeBody, SeekBody } from './challengesState.ts';
 
 export type {
   Account,
@@ -105,6 +108,9 @@ export async function errorOf(res: Response): Promise<ApiError> {
 
 const BASE = '/api/board/game';
 const game = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
+const CHALLENGE = '/api/challenge';
+const challenge = (id: string) => `${CHALLENGE}/${encodeURIComponent(id)}`;
+const SEEK = '/api/board/seek';
 
 async function call(method: string, path: string, body?: unknown): Promise<Response> {
   const headers = authHeaders({ accept: 'application/json' });
@@ -121,6 +127,62 @@ async function call(method: string, path: string, body?: unknown): Promise<Respo
   }
   if (!res.ok) throw await errorOf(res);
   return res;
+}
+
+/**
+ * A real-time seek (DECISIONS §16): the answer stays open, with empty lines as heartbeats, while the service
+ * searches, and ends with no data once paired. Resolves then; rejects with the service's error (a refusal, or an
+ * `error` line), with ABORTED when `signal` withdraws the seek, and with NETWORK when the connection drops or stays
+ * silent for `idleTimeoutMs` (several missed heartbeats).
+ */
+async function seekRealTime(body: SeekBody, signal: AbortSignal, idleTimeoutMs = 45_000): Promise<void> {
+  const controller = new AbortController();
+  const withdraw = () => controller.abort();
+  signal.addEventListener('abort', withdraw);
+  let silent = false as boolean; // set by the idle timer
+  let idle = setTimeout(() => ((silent = true), controller.abort()), idleTimeoutMs);
+  try {
+    const headers = authHeaders({ accept: 'application/x-ndjson', 'content-type': 'application/json' });
+    const init: RequestInit = {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal: controller.signal,
+      cache: 'no-store',
+    };
+    const res = await fetch(SEEK, init);
+    if (!res.ok) throw await errorOf(res);
+    if (!res.body) return;
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      clearTimeout(idle);
+      if (done) break;
+      idle = setTimeout(() => ((silent = true), controller.abort()), idleTimeoutMs);
+      text += decoder.decode(value, { stream: true });
+    }
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      let parsed: { type?: string; error?: Partial<ApiErrorBody> };
+      try {
+        parsed = JSON.parse(line) as typeof parsed;
+      } catch {
+        continue; // not JSON: nothing to say
+      }
+      if (parsed.type === 'error') {
+        const code = parsed.error?.code ?? 'SEEK_FAILED';
+        throw new ApiError(res.status, code, parsed.error?.message ?? 'the seek ended without a game');
+      }
+    }
+  } catch (error) {
+    if (silent && !signal.aborted) throw new ApiError(0, 'NETWORK', 'the search was interrupted; search again');
+    throw asApiError(error);
+  } finally {
+    clearTimeout(idle);
+    signal.removeEventListener('abort', withdraw);
+  }
 }
 
 const json = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
@@ -153,4 +215,18 @@ export const api = {
   /** The token's player's ongoing games, the most recently changed first. */
   ongoingGames: (limit = 100) => json<GamePage>('GET', `${BASE}?status=ongoing&limit=${limit}`),
   eventStreamUrl: () => '/api/stream/event',
+  /** Challenges a player (DECISIONS §16): the body has the form's keys (`clock.limit`, `days`, `color`). */
+  challenge: (playerId: string, body: ChallengeBody) =>
+    json<ChallengeJson>('POST', `${CHALLENGE}/${encodeURIComponent(playerId)}`, body),
+  /** The token's player's pending challenges, received and made. */
+  challenges: () => json<ChallengeList>('GET', CHALLENGE),
+  acceptChallenge: (id: string) => json<{ ok: true }>('POST', `${challenge(id)}/accept`),
+  declineChallenge: (id: string, reason: DeclineReason = 'generic') =>
+    json<{ ok: true }>('POST', `${challenge(id)}/decline`, { reason }),
+  cancelChallenge: (id: string) => json<{ ok: true }>('POST', `${challenge(id)}/cancel`),
+  /** A real-time seek: resolves once paired, rejects when refused or withdrawn (abort `signal`). */
+  seekRealTime,
+  /** A correspondence seek: answered at once with its id, open until paired or withdrawn (cancelSeek). */
+  seekCorrespondence: (body: SeekBody) => json<{ id: string }>('POST', SEEK, body),
+  cancelSeek: async (id: string) => void (await call('DELETE', `${SEEK}/${encodeURIComponent(id)}`)),
 };

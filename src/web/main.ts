@@ -10,6 +10,9 @@
  *   service lets that player do in the game (seats.ts, controlsOf); without one it acts for any side.
  * - With a player token, "My games" lists the player's ongoing games, live from their event stream (mygames.ts);
  *   clicking one opens it.
+ * - With a player token, "Play someone" challenges a player, lists the player's pending challenges live from the
+ *   same event stream with their answers (challenges.ts), and seeks an opponent (seek.ts). When a challenge's game
+ *   or the seek's game starts, the page opens it.
  * - A clocked game's clocks count down from the times of its last state, at the service's time as estimated from
  *   the states' `serverTime`; the page redraws them ten times a second while one runs, and never otherwise
  *   (clockTicker.ts). The service ends a game whose flag falls, and the stream brings that end.
@@ -21,6 +24,8 @@
 import { AccountLoader } from './account.ts';
 import { api, asApiError, setToken, type Account, type GameFull, type GameState } from './api.ts';
 import { Board } from './board.ts';
+import { ChallengesFeed } from './challenges.ts';
+import { challengeBodyOf, challengeRowsOf, seekBodyOf, timeControlOf, type ChallengeColor } from './challengesState.ts';
 import { ClockTicker } from './clockTicker.ts';
 import { copy, exportGame } from './export.ts';
 import { idFromInput, idFromPath } from './forms.ts';
@@ -34,11 +39,17 @@ import {
   render as renderPage,
   renderConnection,
   renderMyGames,
+  renderPlay,
   renderTimeControls,
+  renderTimeFields,
   renderToken,
   showError,
+  timeFieldsOf,
   ui,
+  type ChallengeAnswers,
 } from './render.ts';
+import { Seeker } from './seek.ts';
+import { seekWordsOf } from './seekState.ts';
 import { controlsOf, orientationFor, seatsOf } from './seats.ts';
 import {
   answerIsCurrent,
@@ -64,6 +75,16 @@ let legalRequest = 0;
 const board = new Board(ui.board, onBoardMove);
 const picker = new PromotionPicker(ui.promotion);
 const myGames = new MyGamesFeed(() => renderGames());
+/** The player's challenges and seek, which hear the event stream of "My games" (the page's only one). */
+const challenges = new ChallengesFeed(() => renderGames(), showStartedGame);
+const seeker = new Seeker(
+  () => renderGames(),
+  showStartedGame,
+  () => myGames.list.games.map(game => game.gameId),
+  error => showError(ui.seekError, error),
+);
+myGames.listen(challenges);
+myGames.listen(seeker);
 /** Who the page acts as (`who.account`): undefined while the service has not said. */
 const who = new AccountLoader(showAccount);
 const clocks = new ClockTicker(() => session?.game);
@@ -79,13 +100,30 @@ const render = (): void => {
   renderGames();
 };
 
-/** The player's games; the one on the board with the state its own stream brought. */
+/**
+ * The player's panels: their games (the one on the board with the state its own stream brought), their challenges
+ * and their seek.
+ */
 function renderGames(): void {
   const player = myGames.player;
   const rows = player ? myGameRowsOf(myGames.list.games, player, session?.game) : undefined;
-  renderMyGames(rows, myGames.status, myGames.problem, id => {
-    if (id !== session?.id) void openGame(id, 'push');
-  });
+  renderMyGames(rows, myGames.status, myGames.problem, showStartedGame);
+  const seeking = seeker.seek.phase !== 'idle';
+  renderPlay(
+    {
+      player: who.account?.player,
+      rows: challenges.player ? challengeRowsOf(challenges.state) : [],
+      notice: challenges.state.notice,
+      seekWords: seekWordsOf(seeker.seek),
+      seeking,
+    },
+    challengeAnswers,
+  );
+}
+
+/** Opens a game of the player's (from their list, a challenge or a seek) unless it is on the board. */
+function showStartedGame(id: string): void {
+  if (id !== session?.id) void openGame(id, 'push');
 }
 
 const renderBoard = (): void =>
@@ -101,6 +139,8 @@ const renderBoard = (): void =>
 /** Once the service has said who the page acts as (who.account): their games, their side, their controls. */
 function showAccount(answer: Account): void {
   myGames.follow(answer.player);
+  challenges.follow(answer.player);
+  seeker.follow(answer.player);
   orient();
   render();
   if (session) promptPendingPromotion(session);
@@ -197,6 +237,7 @@ async function openGame(id: string, mode: 'push' | 'replace' | 'none', snapshot?
   closeGame();
   showError(ui.error, undefined);
   setAddress(`/game/${encodeURIComponent(id)}`, mode);
+  if (mode === 'push') window.scrollTo(0, 0); // to the board, as a new page: the forms that open games are below it
   const target: Session & { stream?: GameStream } = newSession(id);
   session = target;
   render();
@@ -338,6 +379,63 @@ function onSubmit(form: HTMLFormElement, handler: () => unknown): void {
   });
 }
 
+// ---------------------------------------------------------------------------------------------- play someone
+
+/** A challenge's answer from its row; a refusal shows above the lists. */
+async function answerChallenge(run: () => Promise<void>): Promise<void> {
+  showError(ui.challengesError, undefined);
+  try {
+    await run();
+  } catch (error) {
+    showError(ui.challengesError, asApiError(error));
+  }
+}
+
+const challengeAnswers: ChallengeAnswers = {
+  accept: id => answerChallenge(() => challenges.accept(id)),
+  decline: (id, reason) => answerChallenge(() => challenges.decline(id, reason)),
+  cancel: id => answerChallenge(() => challenges.cancel(id)),
+};
+
+async function onChallengeSubmit(): Promise<void> {
+  showError(ui.challengeError, undefined);
+  const control = timeControlOf(timeFieldsOf(ui.challengeForm));
+  if ('error' in control) {
+    showError(ui.challengeError, control.error);
+    return;
+  }
+  const color = ui.challengeColor.value as ChallengeColor;
+  try {
+    await challenges.create(ui.challengePlayer.value.trim(), challengeBodyOf(control, color));
+    ui.challengePlayer.value = '';
+  } catch (error) {
+    showError(ui.challengeError, asApiError(error));
+  }
+}
+
+function onSeekSubmit(): Promise<void> | undefined {
+  showError(ui.seekError, undefined);
+  const control = timeControlOf(timeFieldsOf(ui.seekForm));
+  const body = 'error' in control ? control : seekBodyOf(control);
+  if ('error' in body) {
+    showError(ui.seekError, body.error);
+    return undefined;
+  }
+  return seeker.start(body);
+}
+
+onSubmit(ui.challengeForm, onChallengeSubmit);
+onSubmit(ui.seekForm, onSeekSubmit);
+on(ui.seekCancel, 'click', () => seeker.cancel());
+for (const form of [ui.challengeForm, ui.seekForm]) {
+  on(form, 'change', event => {
+    if ((event.target as HTMLElement).getAttribute('name') === 'kind') renderTimeFields(form);
+  });
+  renderTimeFields(form);
+}
+
+// ---------------------------------------------------------------------------------------------- wiring (game)
+
 const draw = (action: DrawAction) => act(id => api.draw(id, action));
 const takeback = (action: TakebackAction) => act(id => api.takeback(id, action));
 
@@ -379,7 +477,7 @@ onSubmit(ui.tokenForm, () => {
   setToken(ui.tokenInput.value.trim());
   ui.tokenInput.value = '';
   renderToken();
-  myGames.follow(null); // until the service says whose the token is
+  followNobody(); // until the service says whose the token is
   void who.load();
   if (session) void openGame(session.id, 'none'); // try again with the token
 });
@@ -387,9 +485,16 @@ on(ui.tokenClear, 'click', () => {
   setToken('');
   ui.tokenInput.value = '';
   renderToken();
-  myGames.follow(null);
+  followNobody();
   void who.load();
 });
+
+/** No player's panels until the service says whose the new token is. */
+function followNobody(): void {
+  myGames.follow(null);
+  challenges.follow(null);
+  seeker.follow(null);
+}
 
 window.addEventListener('popstate', () => route('none'));
 window.addEventListener('online', () => {

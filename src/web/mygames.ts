@@ -4,15 +4,26 @@
  * (`GET /api/board/game?status=ongoing`) shortly after the stream's first lines or any event, and every 15 s while
  * the page is visible: a move changes whose turn it is and sends no event. No DOM: `changed` redraws.
  *
+ * That stream is the page's only event stream: the other panels that follow the player (challenges and seeks)
+ * hear its connections and lines through `listen`.
+ *
  * ```ts
  * const myGames = new MyGamesFeed(() => render());
+ * myGames.listen({ opened: () => ..., line: line => ... }); // every line, challenges' too
  * myGames.follow(account.player); // null: stop, and the panel hides
  * myGameRowsOf(myGames.list.games, myGames.player, openGame);
  * ```
  */
 import { api, type PlayerInfo } from './api.ts';
 import { applyGameList, applyPlayerLine, newMyGames, openMyGames, type MyGames } from './myGamesState.ts';
-import { PlayerEventStream, type ConnectionStatus } from './stream.ts';
+import { PlayerEventStream, type ConnectionStatus, type PlayerLine } from './stream.ts';
+
+/** Hears the page's event stream (besides the "My games" list, which it keeps). */
+export interface PlayerLineListener {
+  /** A connection was answered: what it sends first is the player's games and challenges, from scratch. */
+  opened(): void;
+  line(line: PlayerLine): void;
+}
 
 export interface MyGamesOptions {
   refreshMs?: number; // 15000: how often the list is asked for while shown
@@ -27,6 +38,7 @@ export class MyGamesFeed {
   /** Why the event stream stopped, or its last notice while it reconnects. */
   problem: string | undefined;
   private stream: PlayerEventStream | undefined;
+  private readonly listeners: PlayerLineListener[] = [];
   private ticker: number | undefined;
   private settleTimer: number | undefined;
   private request = 0;
@@ -50,6 +62,11 @@ export class MyGamesFeed {
     this.changed();
   }
 
+  /** Hears the connections and lines of the stream of every player followed from now on. */
+  listen(listener: PlayerLineListener): void {
+    this.listeners.push(listener);
+  }
+
   /** Connects again at once (the network came back). */
   reconnectNow(): void {
     this.stream?.reconnectNow();
@@ -62,11 +79,15 @@ export class MyGamesFeed {
         openMyGames(list);
         this.problem = undefined;
         this.refreshSoon();
+        for (const listener of this.listeners) listener.opened();
         this.changed();
       },
       onEvent: line => {
-        applyPlayerLine(list, line);
-        this.refreshSoon();
+        if (line.type === 'gameStart' || line.type === 'gameFinish') {
+          applyPlayerLine(list, line);
+          this.refreshSoon();
+        }
+        for (const listener of this.listeners) listener.line(line);
         this.changed();
       },
       onNotice: error => {

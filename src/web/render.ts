@@ -6,6 +6,7 @@
  * render(session, account, orientation, board);
  * renderClocks(session.game, serviceNow); // ten times a second while a clock runs
  * renderMyGames(rows, 'live', undefined, id => open(id)); // the player's games; rows undefined: no player
+ * renderPlay({ player, rows, notice, seekWords, seeking }, answers); // challenges and the seek
  * showError(ui.error, apiError);
  * ```
  */
@@ -13,6 +14,8 @@ import type { Color } from '../contract/vocabulary.ts';
 import { getToken, type Account, type ApiError } from './api.ts';
 import type { Board } from './board.ts';
 import { clockDisplayOf, TIME_CONTROLS, type ClockDisplay, type ClockFace } from './clocks.ts';
+import { DECLINE_CHOICES, type ChallengeRow, type TimeControlFields } from './challengesState.ts';
+import type { DeclineReason } from '../domain/challenge.ts';
 import type { MyGameRow } from './myGamesState.ts';
 import { colorName, movetextToSan } from './notation.ts';
 import { controlsOf, seatsOf, seatWordsOf, type Control, type Controls } from './seats.ts';
@@ -89,6 +92,24 @@ export const ui = {
   myGamesProblem: el('my-games-problem'),
   myGamesEmpty: el('my-games-empty'),
   myGamesList: el('my-games-list'),
+  play: el('play'),
+  playNeedsPlayer: el('play-needs-player'),
+  playBody: el('play-body'),
+  challengeNotice: el('challenge-notice'),
+  challengesError: el('challenges-error'),
+  challengesIn: el('challenges-in'),
+  challengesInEmpty: el('challenges-in-empty'),
+  challengesOut: el('challenges-out'),
+  challengesOutEmpty: el('challenges-out-empty'),
+  challengeForm: el<HTMLFormElement>('challenge-form'),
+  challengePlayer: el<HTMLInputElement>('challenge-player'),
+  challengeColor: el<HTMLSelectElement>('challenge-color'),
+  challengeError: el('challenge-error'),
+  seekForm: el<HTMLFormElement>('seek-form'),
+  seekSubmit: el<HTMLButtonElement>('seek-submit'),
+  seekStatus: el('seek-status'),
+  seekCancel: el<HTMLButtonElement>('seek-cancel'),
+  seekError: el('seek-error'),
 };
 
 /**
@@ -388,4 +409,114 @@ export function renderMyGames(
       return item;
     }),
   );
+}
+
+// ---------------------------------------------------------------------------------------------- play someone
+
+/** What the "Play someone" panel shows (challengesState.ts, seekState.ts). */
+export interface PlayView {
+  player: Account['player'] | undefined; // undefined: not known yet; null: no player token
+  rows: readonly ChallengeRow[];
+  notice: string | undefined; // a challenge that ended elsewhere
+  seekWords: string; // '' when not seeking
+  seeking: boolean; // searching or just paired: the seek form waits, Cancel is offered
+}
+
+/** The buttons of a challenge's row. */
+export interface ChallengeAnswers {
+  accept(id: string): Promise<void>;
+  decline(id: string, reason: DeclineReason): Promise<void>;
+  cancel(id: string): Promise<void>;
+}
+
+/** What the challenge rows show now, to redraw them only when that changes (keeps a reason being chosen). */
+let challengesDrawn: string | undefined;
+
+/**
+ * The "Play someone" panel: with a player, their pending challenges (received with Accept, a reason and Decline;
+ * made with Cancel), the forms to challenge and to seek, and the seek's state; without one, why not.
+ */
+export function renderPlay(view: PlayView, answers: ChallengeAnswers): void {
+  ui.play.hidden = view.player === undefined;
+  ui.playNeedsPlayer.hidden = view.player !== null;
+  ui.playBody.hidden = !view.player;
+  showText(ui.challengeNotice, view.notice ?? '');
+  ui.challengeNotice.hidden = false; // a live region is announced only while it is shown
+  if (ui.seekStatus.textContent !== view.seekWords) ui.seekStatus.textContent = view.seekWords;
+  ui.seekCancel.hidden = !view.seeking;
+  ui.seekSubmit.disabled = view.seeking;
+  const drawn = JSON.stringify(view.rows);
+  if (drawn === challengesDrawn) return;
+  challengesDrawn = drawn;
+  const incoming = view.rows.filter(row => row.direction === 'in');
+  const outgoing = view.rows.filter(row => row.direction === 'out');
+  ui.challengesIn.replaceChildren(...incoming.map(row => challengeItem(row, answers)));
+  ui.challengesOut.replaceChildren(...outgoing.map(row => challengeItem(row, answers)));
+  ui.challengesInEmpty.hidden = incoming.length > 0;
+  ui.challengesOutEmpty.hidden = outgoing.length > 0;
+}
+
+function challengeItem(row: ChallengeRow, answers: ChallengeAnswers): HTMLElement {
+  const item = document.createElement('li');
+  item.className = 'challenge';
+  item.dataset.testid = 'challenge';
+  item.dataset.challengeId = row.id;
+  item.dataset.direction = row.direction;
+  const title = document.createElement('span');
+  title.className = 'title';
+  title.dataset.testid = 'challenge-title';
+  title.textContent = row.title;
+  const details = document.createElement('span');
+  details.className = 'side-name';
+  details.textContent = `${row.timeControl} · ${row.side}`;
+  const buttons = document.createElement('span');
+  buttons.className = 'buttons';
+  const button = (text: string, testid: string, onClick: () => Promise<void>, className = '') => {
+    const element = document.createElement('button');
+    element.type = 'button';
+    element.textContent = text;
+    element.dataset.testid = testid;
+    if (className) element.className = className;
+    element.setAttribute('aria-label', `${text}: ${row.title}`);
+    element.addEventListener('click', () => {
+      element.disabled = true; // one answer at a time; the row goes once it is answered
+      void onClick().finally(() => (element.disabled = false));
+    });
+    return element;
+  };
+  if (row.direction === 'in') {
+    const reason = document.createElement('select');
+    reason.dataset.testid = 'challenge-decline-reason';
+    reason.setAttribute('aria-label', `Reason to decline: ${row.title}`);
+    reason.append(...DECLINE_CHOICES.map(choice => new Option(choice.label, choice.key)));
+    buttons.append(
+      button('Accept', 'challenge-accept', () => answers.accept(row.id), 'primary'),
+      reason,
+      button('Decline', 'challenge-decline', () => answers.decline(row.id, reason.value as DeclineReason)),
+    );
+  } else {
+    buttons.append(button('Cancel', 'challenge-cancel', () => answers.cancel(row.id)));
+  }
+  item.append(title, details, buttons);
+  return item;
+}
+
+/** Shows a time control's fields for its kind: minutes and increment for a clock, days for correspondence. */
+export function renderTimeFields(form: HTMLFormElement): void {
+  const kind = (form.elements.namedItem('kind') as HTMLSelectElement).value;
+  for (const label of form.querySelectorAll<HTMLElement>('[data-field]')) {
+    const shown =
+      (label.dataset.field === 'clock' && kind === 'realtime') ||
+      (label.dataset.field === 'days' && kind === 'correspondence');
+    label.hidden = !shown;
+    for (const input of label.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input, select')) {
+      input.disabled = !shown; // a hidden field is neither checked nor sent
+    }
+  }
+}
+
+/** A form's time control fields, as typed. */
+export function timeFieldsOf(form: HTMLFormElement): TimeControlFields {
+  const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement).value;
+  return { kind: value('kind'), minutes: value('minutes'), increment: value('increment'), days: value('days') };
 }

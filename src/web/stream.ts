@@ -1,7 +1,8 @@
 /**
  * The page's NDJSON streams, read with `fetch`: a game's (`GET /api/board/game/{id}/stream`: a `gameFull` line,
  * then `gameState` lines) and a player's events (`GET /api/stream/event`: a `gameStart` line per ongoing game of
- * the player, then `gameStart` and `gameFinish` as games start and end). Both send empty heartbeat lines and an
+ * the player and a `challenge` line per pending challenge, then `gameStart` and `gameFinish` as games start and
+ * end, and `challenge`, `challengeCanceled` and `challengeDeclined` as challenges are made and answered). Both send empty heartbeat lines and an
  * `error` line before the server closes them. When a connection drops (or stays silent longer than
  * `idleTimeoutMs`, i.e. several missed heartbeats) the stream reconnects with exponential backoff and jitter, and
  * what the new connection sends first brings the page up to date. A 4xx answer other than 429 (no such game, bad
@@ -19,6 +20,10 @@
 import { ApiError, api, asApiError, authHeaders, errorOf, type GameFull, type GameState } from './api.ts';
 import type { GameEvent, PlayerEventLine, StreamError } from '../contract/shapes.ts';
 import type { PlayerGameLine } from './myGamesState.ts';
+import type { ChallengeLine } from '../contract/challenges.ts';
+
+/** A line of a player's event stream other than `error`: a game starting or ending, or a challenge's news. */
+export type PlayerLine = PlayerGameLine | ChallengeLine;
 
 export type ConnectionStatus = 'connecting' | 'live' | 'reconnecting' | 'stopped';
 
@@ -37,9 +42,12 @@ export interface StreamHandlers extends ConnectionHandlers {
 }
 
 export interface PlayerEventHandlers extends ConnectionHandlers {
-  /** A connection was answered: the lines it sends first are the player's ongoing games, from scratch. */
+  /**
+   * A connection was answered: the lines it sends first are the player's ongoing games and pending challenges, from
+   * scratch.
+   */
   onOpen(): void;
-  onEvent(line: PlayerGameLine): void;
+  onEvent(line: PlayerLine): void;
 }
 
 export interface StreamOptions {
@@ -231,7 +239,7 @@ export class GameStream extends NdjsonStream<GameEvent> {
  * Follows the games of the token's player starting and ending: live from the answer, since a player with no ongoing
  * game is sent nothing but heartbeats. No line marks the end of the ongoing games a connection sends first.
  */
-export class PlayerEventStream extends NdjsonStream<PlayerEventLine> {
+export class PlayerEventStream extends NdjsonStream<PlayerEventLine | ChallengeLine> {
   constructor(
     private readonly handlers: PlayerEventHandlers,
     options: StreamOptions = {},
@@ -248,7 +256,15 @@ export class PlayerEventStream extends NdjsonStream<PlayerEventLine> {
     this.handlers.onOpen();
   }
 
-  protected line(line: PlayerEventLine): void {
-    if (line.type === 'gameStart' || line.type === 'gameFinish') this.handlers.onEvent(line);
+  protected line(line: PlayerEventLine | ChallengeLine): void {
+    if (PLAYER_LINES.has(line.type)) this.handlers.onEvent(line as PlayerLine);
   }
 }
+
+const PLAYER_LINES: ReadonlySet<string> = new Set<PlayerLine['type']>([
+  'gameStart',
+  'gameFinish',
+  'challenge',
+  'challengeCanceled',
+  'challengeDeclined',
+]);

@@ -27,6 +27,9 @@ import { GameService } from '../../src/service/games.ts';
 import { ChangeFeed } from '../../src/bus/feed.ts';
 import { PlayerFeed } from '../../src/bus/players.ts';
 import { newGameId } from '../../src/service/ids.ts';
+import { ChallengeService } from '../../src/service/challenges.ts';
+import { SeekService } from '../../src/service/seeks.ts';
+import { PlayerTokens } from '../../src/service/tokens.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
@@ -54,6 +57,10 @@ export interface RunContext {
 export interface BrowserEnv {
   url: string;
   app: FastifyInstance;
+  /** The player tokens the app knows: those given, or with `challenges`, those of the app's own store. */
+  playerTokens: PlayerTokens | undefined;
+  /** The app's store, to look behind the page (e.g. which seeks are open). */
+  store: SqliteGameStore;
   browser: Browser;
   /** Runs a test body; on failure saves screenshots of its pages; always closes them. */
   run(t: TestContext, body: (context: RunContext) => Promise<void>): Promise<void>;
@@ -68,7 +75,14 @@ export interface BrowserEnv {
 }
 
 /** Settings of the app under test besides its store (e.g. `tokens`). */
-export type AppOptions = Omit<AppDeps, 'games' | 'store' | 'bus' | 'players'>;
+export type AppOptions = Omit<AppDeps, 'games' | 'store' | 'bus' | 'players' | 'challenges' | 'seeks'> & {
+  /**
+   * Challenges and seeks (DECISIONS §16), kept in the app's store; the players challenges know are those whose
+   * tokens that store issued, so the app's player tokens are the store's own (env.playerTokens) unless
+   * `playerTokens` is given.
+   */
+  challenges?: boolean;
+};
 
 export async function startBrowserEnv(executablePath: string, options: AppOptions = {}): Promise<BrowserEnv> {
   await buildWeb({ ifStale: true });
@@ -76,7 +90,24 @@ export async function startBrowserEnv(executablePath: string, options: AppOption
   const bus = new ChangeFeed(store);
   const players = new PlayerFeed(); // games starting and ending, for the players' event streams
   const games = new GameService({ store, bus, players, newId: newGameId, clock: () => new Date() });
-  const app = await buildApp({ ...options, games, store, bus, players });
+  const { challenges: withChallenges, ...deps } = options;
+  const playerTokens = deps.playerTokens ?? (withChallenges ? new PlayerTokens({ store, now: Date.now }) : undefined);
+  const challenges = withChallenges ? new ChallengeService({ store, games, players, ttlMs: 3_600_000 }) : undefined;
+  const seeks = withChallenges ? new SeekService({ store, games }) : undefined;
+  const app = await buildApp({
+    ...deps,
+    ...(playerTokens ? { playerTokens } : {}),
+    ...(challenges ? { challenges } : {}),
+    ...(seeks ? { seeks } : {}),
+    games,
+    store,
+    bus,
+    players,
+  });
+  app.addHook('onClose', () => {
+    challenges?.close();
+    seeks?.close();
+  });
   const sockets = new Set<Socket>();
   app.server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -124,6 +155,8 @@ export async function startBrowserEnv(executablePath: string, options: AppOption
   return {
     url,
     app,
+    playerTokens,
+    store,
     browser,
     run,
     api: (method, path, payload, token) =>

@@ -233,6 +233,7 @@ test('accept: the challenged player only; the game has the challenge clock, posi
   const shown = json<ChallengeJson>(await app.as(ann.token, `/api/challenge/${made1.id}/show`));
   t.assert.equal(shown.status, 'accepted');
   const stored = await app.challenges!.find(made1.id);
+  t.assert.equal(stored.gameId, made1.id, "the game has the challenge's id, as on lichess");
   const game = json(await app.as(bob.token, `/api/board/game/${stored.gameId}`));
   t.assert.deepEqual([game.white.id, game.black.id], [bob.id, ann.id], 'ann asked for black');
   t.assert.deepEqual(game.clock.initial, 180_000);
