@@ -129,6 +129,7 @@ export const ApiError = Type.Object(
     field: Type.Optional(
       Type.Union([Type.String(), Type.Null()], { description: 'request field that caused the error' }),
     ),
+    error: Type.Optional(Type.String({ description: "the lichess paths only: the message again, as lichess's Error" })),
   },
   { $id: 'ApiError' },
 );
@@ -185,6 +186,10 @@ export const Account = Type.Object(
     player: Type.Union([ref(PlayerInfo), Type.Null()], {
       description: 'the player of a player token; null for a service token or without authentication (any side)',
     }),
+    id: Type.Optional(Type.String({ description: "lichess's: the player's id (a player token only)" })),
+    username: Type.Optional(Type.String({ description: "lichess's: the player's display name" })),
+    title: Type.Optional(Type.Literal('BOT', { description: "lichess's: BOT for a bot, absent otherwise" })),
+    url: Type.Optional(Type.String({ description: "lichess's: where the player is shown" })),
   },
   { $id: 'Account' },
 );

@@ -32,6 +32,7 @@ import { boardRoutes } from './routes/board.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { challengeRoutes } from './routes/challenges.ts';
 import { seekRoutes } from './routes/seeks.ts';
+import { lichessRoutes } from './routes/lichess.ts';
 import type { SeekService } from '../service/seeks.ts';
 import { SEEK_SCHEMAS } from '../contract/seeks.ts';
 import type { ChallengeService } from '../service/challenges.ts';
@@ -320,11 +321,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.playerTokens) {
     await app.register(tokenRoutes, {
       prefix: '/api',
+      publicUrl: deps.publicUrl,
       tokens: deps.playerTokens,
       serviceTokens: (deps.tokens ?? []).length > 0,
     });
   }
   if (deps.challenges) await app.register(challengeRoutes, { prefix: '/api', challenges: deps.challenges });
+  // The lichess dialect (DECISIONS §17): its paths beside the seed's.
+  await app.register(lichessRoutes, { prefix: '/api', games: deps.games, hub, maxStreamsPerClient, clientKey });
   if (deps.seeks)
     await app.register(seekRoutes, { prefix: '/api', seeks: deps.seeks, hub, maxStreamsPerClient, clientKey });
   await app.register(boardRoutes); // GET /, /game/:gameId and /assets/: the board page (dist/web)

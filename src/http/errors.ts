@@ -11,6 +11,13 @@ import type { ApiErrorBody } from '../contract/shapes.ts';
 
 type ValidationError = NonNullable<FastifyError['validation']>[number];
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A lichess path (DECISIONS §17): its errors also carry lichess's `error`. */
+    lichess?: boolean;
+  }
+}
+
 /** Which code a schema failure of each request part and field becomes, with a message for people. */
 const PARAMETER_ERRORS: Record<string, { code: ErrorCode; message: (value: unknown, route: string) => string }> = {
   uci: {
@@ -151,6 +158,8 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
 export function registerErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply: FastifyReply) => {
     const { status, body } = toApiError(error, request);
+    // The lichess paths (DECISIONS §17) also say it as lichess's Error does: `error`, the message.
+    if (request.routeOptions.config.lichess) body.error = body.message;
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.debug({ code: body.code }, 'request rejected');
     // The headers each code promises: an integer Retry-After of at least 1 s, and the scheme a 401 asks for.

@@ -56,6 +56,20 @@ const HEARTBEAT = frame(Buffer.from('\n'));
 /** How long a cut stream may take to read its last line before its connection is destroyed. */
 const CUT_GRACE_MS = 1000;
 
+/**
+ * The shape of a game stream's lines: the seed's own (`gameFull` with a GameFull, then the change's `gameState`
+ * event) or another API's (lichess's, DECISIONS §17). `line` is called once per change for all the dialect's streams.
+ */
+export interface StreamDialect {
+  first(game: Game, now: number): object;
+  line(change: GameChange): string;
+}
+
+export const SEED_DIALECT: StreamDialect = {
+  first: (game, now) => ({ type: 'gameFull', game: gameFullOf(game, now) }),
+  line: change => eventJsonOf(change.event),
+};
+
 const line = (event: GameEvent): Buffer => Buffer.from(`${JSON.stringify(event)}\n`);
 
 export const streamErrorLine = (
@@ -82,8 +96,8 @@ export class StreamHub {
   private readonly streams = new Set<Stream>();
   private readonly perClient = new Map<string, number>();
   private readonly byOwner = new Map<string, Set<Stream>>();
-  /** Each change is serialized once, whatever the number of streams it goes to. */
-  private readonly frames = new WeakMap<GameChange, Frame>();
+  /** Each change is serialized once per dialect, whatever the number of streams it goes to. */
+  private readonly frames = new Map<StreamDialect, WeakMap<GameChange, Frame>>();
   private readonly timer: NodeJS.Timeout;
   private closing = false;
   private uncounted = 0; // events written since the last report to onEventSent
@@ -118,17 +132,18 @@ export class StreamHub {
     client: string,
     snapshot: () => Promise<Game>,
     owner?: string,
+    dialect: StreamDialect = SEED_DIALECT,
   ): Promise<void> {
     return this.open(res, client, owner, async stream => {
       const game = await snapshot();
       if (stream.closed) return;
       const now = this.options.now ?? Date.now;
-      this.write(stream, frame(line({ type: 'gameFull', game: gameFullOf(game, now()) })));
+      this.write(stream, frame(Buffer.from(`${JSON.stringify(dialect.first(game, now()))}\n`)));
       this.started(stream);
       stream.unsubscribe = this.options.bus.subscribe(
         gameId,
         game.record.version,
-        change => this.enqueue(stream, this.frameOf(change)),
+        change => this.enqueue(stream, this.frameOf(change, dialect)),
         () =>
           this.end(
             stream,
@@ -225,11 +240,16 @@ export class StreamHub {
     clearTimeout(grace);
   }
 
-  private frameOf(change: GameChange): Frame {
-    let framed = this.frames.get(change);
+  private frameOf(change: GameChange, dialect: StreamDialect): Frame {
+    let frames = this.frames.get(dialect);
+    if (!frames) {
+      frames = new WeakMap();
+      this.frames.set(dialect, frames);
+    }
+    let framed = frames.get(change);
     if (!framed) {
-      framed = frame(Buffer.from(`${eventJsonOf(change.event)}\n`));
-      this.frames.set(change, framed);
+      framed = frame(Buffer.from(`${dialect.line(change)}\n`));
+      frames.set(change, framed);
     }
     return framed;
   }

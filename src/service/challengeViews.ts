@@ -8,28 +8,14 @@
  */
 import type { ChallengeJson } from '../contract/challenges.ts';
 import { DECLINE_REASONS, type Challenge, type ChallengeTimeControl } from '../domain/challenge.ts';
+import { PERF_NAMES, speedOfClock, type Speed } from '../domain/lichess.ts';
 
-export type Speed = ChallengeJson['speed'];
-
-/** lichess's speed of a time control: estimate = limit + 40 × increment (seconds). */
-export function speedOf(timeControl: ChallengeTimeControl): Speed {
-  if (timeControl.type !== 'clock') return 'correspondence';
-  const estimate = timeControl.limit + 40 * timeControl.increment;
-  if (estimate < 30) return 'ultraBullet';
-  if (estimate < 180) return 'bullet';
-  if (estimate < 480) return 'blitz';
-  if (estimate < 1500) return 'rapid';
-  return 'classical';
-}
-
-const PERF_NAMES: Record<Speed, string> = {
-  ultraBullet: 'UltraBullet',
-  bullet: 'Bullet',
-  blitz: 'Blitz',
-  rapid: 'Rapid',
-  classical: 'Classical',
-  correspondence: 'Correspondence',
-};
+/** lichess's speed of a challenge's time control (see domain/lichess.ts). */
+export const speedOf = (timeControl: ChallengeTimeControl): Speed =>
+  speedOfClock(
+    timeControl.type === 'clock' ? timeControl.limit : null,
+    timeControl.type === 'clock' ? timeControl.increment : 0,
+  );
 
 /** lichess's short form of a limit in minutes: ¼, ½, ¾, 1.5, else the minutes. */
 const MINUTES: Record<number, string> = { 15: '¼', 30: '½', 45: '¾', 90: '1.5' };

@@ -246,8 +246,13 @@ export function assertApiError(res: LightMyRequestResponse, checker?: ResponseCh
   assert.ok(parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed), `${where}: not an object`);
   const body = parsed as Record<string, unknown>;
   for (const key of Object.keys(body)) {
-    assert.ok(['code', 'message', 'field'].includes(key), `${where}: unexpected property '${key}' in ${res.body}`);
+    assert.ok(
+      ['code', 'message', 'field', 'error'].includes(key),
+      `${where}: unexpected property '${key}' in ${res.body}`,
+    );
   }
+  // The lichess paths say the message again as lichess's `error` (DECISIONS §17); no other path does.
+  if ('error' in body) assert.equal(body.error, body.message, `${where}: error must repeat the message`);
   assert.equal(typeof body.code, 'string', `${where}: code must be a string`);
   assert.ok(Object.hasOwn(ERROR_STATUS, body.code as string), `${where}: unknown code ${String(body.code)}`);
   assert.equal(

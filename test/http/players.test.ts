@@ -80,7 +80,13 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
       const everything = JSON.stringify([await store.listTokens(), json(await as(SERVICE_TOKEN, '/api/tokens'))]);
       t.assert.ok(!everything.includes(ann.token), 'no list holds the secret');
 
-      t.assert.deepEqual(json(await as(ann.token, '/api/account')), { player: ann.info });
+      // The seed's `player`, and lichess's fields beside it (DECISIONS §17).
+      t.assert.deepEqual(json(await as(ann.token, '/api/account')), {
+        player: ann.info,
+        id: ann.info.id,
+        username: ann.info.displayName,
+        url: `http://localhost:80/api/board/game?player=${ann.info.id}`,
+      });
       t.assert.deepEqual(json(await as(SERVICE_TOKEN, '/api/account')), { player: null });
 
       const revoked = await as(SERVICE_TOKEN, { method: 'DELETE', url: `/api/tokens/${ann.id}` });

@@ -14,6 +14,7 @@ import { PlayerStream, retried } from '../../bus/players.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { isOver } from '../../domain/status.ts';
 import { gameFullOf } from '../../domain/views.ts';
+import { gameEventInfoOf } from '../../domain/lichess.ts';
 import type { GameService } from '../../service/games.ts';
 import type { ChallengeService } from '../../service/challenges.ts';
 import type { ChallengeLine } from '../../contract/challenges.ts';
@@ -153,7 +154,10 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
       request.log.info({ player }, 'event stream opened');
       res.once('close', () => request.log.info({ player }, 'event stream closed'));
       await hub.attachFeed(res, client, request.playerTokenHash, async send => {
-        const stream = new PlayerStream(send);
+        // A game's line keeps its GameFull fields and gains lichess's GameEventInfo ones (DECISIONS §17).
+        const stream = new PlayerStream(line =>
+          send({ type: line.type, game: { ...line.game, ...gameEventInfoOf(line.game, player, games.now()) } }),
+        );
         // Events that come while the player's games are read wait, then go through the same rule.
         let waiting: PlayerEvent[] | undefined = [];
         const off = players.subscribe(player, event => (waiting ? waiting.push(event) : stream.apply(event)));

@@ -21,6 +21,7 @@ import {
 import { operation } from '../schemas.ts';
 
 export interface TokenRoutesOptions {
+  publicUrl?: string | undefined; // the base of lichess's account `url`; none: the request's own origin
   tokens: PlayerTokens;
   serviceTokens: boolean; // whether any service token is configured
 }
@@ -34,7 +35,10 @@ const TokensQuery = Type.Object({
 
 const infoOf = ({ id, player, createdAt }: StoredToken): TokenInfo => ({ id, player, createdAt });
 
-export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (fastify, { tokens, serviceTokens }) => {
+export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
+  fastify,
+  { tokens, serviceTokens, publicUrl },
+) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   /** The token endpoints answer only requests with a service token. */
@@ -118,6 +122,17 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (fastif
         { tag: 'tokens' },
       ),
     },
-    request => ({ player: request.actor.kind === 'player' ? request.actor.player : null }),
+    request => {
+      if (request.actor.kind !== 'player') return { player: null };
+      // lichess's fields beside the seed's (DECISIONS §17), so that a lichess client knows who it is.
+      const { player } = request.actor;
+      const origin = publicUrl ?? `${request.protocol}://${request.host}`;
+      return {
+        player,
+        id: player.id,
+        username: player.displayName,
+        url: `${origin}/api/board/game?player=${encodeURIComponent(player.id)}`,
+      };
+    },
   );
 };

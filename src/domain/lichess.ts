@@ -1,0 +1,305 @@
+/**
+ * The lichess dialect (DECISIONS §17) as views of the domain: what a game looks like to a program written for
+ * lichess's Board and Bot APIs. Nothing here decides anything about chess; each function reads a game, or one of
+ * the seed's own views of it, and writes lichess's shape (its published schemas: GameFullEvent, GameStateEvent,
+ * GameEventInfo). The routes and the streams of the lichess paths call these, never rebuild them.
+ *
+ * - Status names: checkmate → `mate`, outOfTime → `outoftime`, every draw → `draw`, the in-progress statuses →
+ *   `started`, a win claimed after the opponent left → `timeout`.
+ * - Times in milliseconds; an unlimited game has no `clock` in gameFull and 2147483647 as its times.
+ * - Players carry lichess's neutral values where it requires what has no meaning here yet: rating 1500,
+ *   provisional.
+ *
+ * ```ts
+ * lichessGameFull(game, now); // { type: 'gameFull', id, variant, clock, speed, perf, rated, createdAt, white, ... }
+ * lichessGameState(gameStateOf(game, now)); // { type: 'gameState', moves: 'e2e4 e7e5', wtime, btime, ... }
+ * gameEventInfoOf(gameFullOf(game, now), 'ann', now); // lichess's GameEventInfo for Ann's event stream
+ * ```
+ */
+import type { GameFull, GameState, PlayerInfo } from '../contract/shapes.ts';
+import { parseSquare } from 'chessops/util';
+import type { Color, DrawAction, GameStatus, TakebackAction } from '../contract/vocabulary.ts';
+import { isCorrespondence, type TimeControl } from './clock.ts';
+import type { Game } from './game.ts';
+import { INITIAL_FEN } from './notation.ts';
+import { sidesOf, type Actor } from './seats.ts';
+import { gameStateOf } from './views.ts';
+
+export type Speed = 'ultraBullet' | 'bullet' | 'blitz' | 'rapid' | 'classical' | 'correspondence';
+
+/** lichess's speed of a clock: estimate = limit + 40 × increment (seconds); days and none: correspondence. */
+export function speedOfClock(limitSeconds: number | null, incrementSeconds = 0): Speed {
+  if (limitSeconds === null) return 'correspondence';
+  const estimate = limitSeconds + 40 * incrementSeconds;
+  if (estimate < 30) return 'ultraBullet';
+  if (estimate < 180) return 'bullet';
+  if (estimate < 480) return 'blitz';
+  if (estimate < 1500) return 'rapid';
+  return 'classical';
+}
+
+/** The speed of a game's time control (none: unlimited, correspondence to lichess). */
+export function speedOfControl(control: TimeControl | null | undefined): Speed {
+  if (!control || isCorrespondence(control)) return 'correspondence';
+  return speedOfClock(control.initial / 1000, control.increment / 1000);
+}
+
+export const PERF_NAMES: Record<Speed, string> = {
+  ultraBullet: 'UltraBullet',
+  bullet: 'Bullet',
+  blitz: 'Blitz',
+  rapid: 'Rapid',
+  classical: 'Classical',
+  correspondence: 'Correspondence',
+};
+
+/** lichess's status names (GameStatusName). */
+export type LichessStatus =
+  'created' | 'started' | 'aborted' | 'mate' | 'resign' | 'stalemate' | 'timeout' | 'draw' | 'outoftime';
+
+const STATUS_NAMES: Record<GameStatus, LichessStatus> = {
+  started: 'started',
+  check: 'started',
+  drawOffered: 'started',
+  fiftyMoveAvailable: 'started',
+  promotionPending: 'started',
+  checkmate: 'mate',
+  stalemate: 'stalemate',
+  resign: 'resign',
+  draw: 'draw',
+  insufficientMaterial: 'draw',
+  outOfTime: 'outoftime',
+  aborted: 'aborted',
+};
+
+/** lichess's status ids (GameStatusId), by name. */
+const STATUS_IDS: Record<LichessStatus, number> = {
+  created: 10,
+  started: 20,
+  aborted: 25,
+  mate: 30,
+  resign: 31,
+  stalemate: 32,
+  timeout: 33,
+  draw: 34,
+  outoftime: 35,
+};
+
+export const lichessStatus = (status: GameStatus): LichessStatus => STATUS_NAMES[status];
+
+/** What lichess sends as the times of a game without a clock. */
+export const NO_CLOCK_MS = 2_147_483_647;
+
+const STANDARD = { key: 'standard', name: 'Standard', short: 'Std' } as const;
+const FROM_POSITION = { key: 'fromPosition', name: 'From Position', short: 'FEN' } as const;
+
+export interface LichessGameState {
+  type: 'gameState';
+  moves: string;
+  wtime: number;
+  btime: number;
+  winc: number;
+  binc: number;
+  status: LichessStatus;
+  winner?: Color;
+  wdraw?: boolean;
+  bdraw?: boolean;
+  wtakeback?: boolean;
+  btakeback?: boolean;
+}
+
+/** A seed GameState as lichess's gameState line. */
+export function lichessGameState(state: GameState): LichessGameState {
+  const line: LichessGameState = {
+    type: 'gameState',
+    moves: state.moves.join(' '),
+    wtime: state.wtime ?? NO_CLOCK_MS,
+    btime: state.btime ?? NO_CLOCK_MS,
+    winc: state.winc ?? 0,
+    binc: state.binc ?? 0,
+    status: lichessStatus(state.status),
+  };
+  if (state.winner) line.winner = state.winner;
+  if (state.drawOfferedBy === 'white') line.wdraw = true;
+  if (state.drawOfferedBy === 'black') line.bdraw = true;
+  if (state.takebackOfferedBy === 'white') line.wtakeback = true;
+  if (state.takebackOfferedBy === 'black') line.btakeback = true;
+  return line;
+}
+
+/** A player as lichess's GameEventPlayer: the display name as `name`, the neutral rating. */
+export interface LichessPlayer {
+  id: string;
+  name: string;
+  title: 'BOT' | null;
+  rating: number;
+  provisional: boolean;
+}
+
+export const lichessPlayerOf = (player: PlayerInfo, title: 'BOT' | null = null): LichessPlayer => ({
+  id: player.id,
+  name: player.displayName,
+  title,
+  rating: 1500,
+  provisional: true,
+});
+
+export interface LichessGameFull {
+  type: 'gameFull';
+  id: string;
+  variant: typeof STANDARD | typeof FROM_POSITION;
+  clock?: { initial: number; increment: number };
+  daysPerTurn?: number;
+  speed: Speed;
+  perf: { name: string };
+  rated: false;
+  createdAt: number;
+  white: LichessPlayer;
+  black: LichessPlayer;
+  initialFen: string;
+  state: LichessGameState;
+}
+
+/** Who of a game's players are bots (their `title`); none by default. */
+export type TitleOf = (playerId: string) => 'BOT' | null;
+const NO_TITLES: TitleOf = () => null;
+
+/** A game as lichess's gameFull line, its clock read at `now`. */
+export function lichessGameFull(game: Game, now: number, titleOf: TitleOf = NO_TITLES): LichessGameFull {
+  const { record } = game;
+  const control = record.clock?.control;
+  const speed = speedOfControl(control);
+  const fromStart = record.startFen === INITIAL_FEN;
+  const full: LichessGameFull = {
+    type: 'gameFull',
+    id: record.id,
+    variant: fromStart ? STANDARD : FROM_POSITION,
+    speed,
+    perf: { name: PERF_NAMES[speed] },
+    rated: false,
+    createdAt: Date.parse(record.createdAt),
+    white: lichessPlayerOf(record.white, titleOf(record.white.id)),
+    black: lichessPlayerOf(record.black, titleOf(record.black.id)),
+    initialFen: fromStart ? 'startpos' : record.startFen,
+    state: lichessGameState(gameStateOf(game, now)),
+  };
+  if (control && isCorrespondence(control)) full.daysPerTurn = control.daysPerMove;
+  else if (control) full.clock = { initial: control.initial, increment: control.increment };
+  return full;
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * lichess's `fullId`: the game's id and 4 characters fixed for the player and the game (an FNV-1a hash of both;
+ * lichess uses it to name a player's seat, here it names nothing secret).
+ */
+export function fullIdOf(gameId: string, playerId: string): string {
+  let hash = 0x811c9dc5;
+  for (const char of `${gameId}\u0000${playerId}`) {
+    hash = Math.imul(hash ^ char.codePointAt(0)!, 0x01000193) >>> 0;
+  }
+  let suffix = '';
+  for (let i = 0; i < 4; i++, hash = Math.floor(hash / 62)) suffix += ALPHABET[hash % 62];
+  return gameId + suffix;
+}
+
+/** lichess's GameEventInfo, for one player of a game (the events of their stream, their ongoing games). */
+export interface GameEventInfo {
+  id: string;
+  gameId: string;
+  fullId: string;
+  color: Color;
+  fen: string;
+  lastMove: string;
+  source: 'friend';
+  status: { id: number; name: LichessStatus };
+  variant: typeof STANDARD;
+  speed: Speed;
+  perf: string;
+  rated: false;
+  hasMoved: boolean;
+  opponent: { id: string; username: string; rating: number };
+  isMyTurn: boolean;
+  secondsLeft: number;
+  winner?: Color;
+  compat: { bot: boolean; board: boolean };
+}
+
+/**
+ * A game (its GameFull) as lichess's GameEventInfo for `playerId` (white when the player holds both seats), at
+ * `now`: `secondsLeft` is the player's clock, the time to a correspondence deadline, or lichess's large value.
+ */
+export function gameEventInfoOf(full: GameFull, playerId: string, now: number): GameEventInfo {
+  const { state } = full;
+  const color: Color = full.white.id === playerId || full.black.id !== playerId ? 'white' : 'black';
+  const opponent = color === 'white' ? full.black : full.white;
+  const speed = speedOfControl(full.clock);
+  const name = lichessStatus(state.status);
+  const plies = state.moves.length;
+  const myTime = color === 'white' ? state.wtime : state.btime;
+  const deadline = state.deadline ? Date.parse(state.deadline) : undefined;
+  const secondsLeft =
+    myTime !== undefined
+      ? Math.floor(myTime / 1000)
+      : deadline !== undefined
+        ? Math.max(0, Math.floor((deadline - now) / 1000))
+        : Math.floor(NO_CLOCK_MS / 1000);
+  const info: GameEventInfo = {
+    id: full.gameId,
+    gameId: full.gameId,
+    fullId: fullIdOf(full.gameId, playerId),
+    color,
+    fen: state.fen,
+    lastMove: state.moves.at(-1) ?? '',
+    source: 'friend',
+    status: { id: STATUS_IDS[name], name },
+    variant: STANDARD,
+    speed,
+    perf: speed,
+    rated: false,
+    // Whether the player has made a move in it: white after the first ply, black after the second.
+    hasMoved: plies > (color === 'white' ? 0 : 1),
+    opponent: { id: opponent.id, username: opponent.displayName, rating: 1500 },
+    isMyTurn: name === 'started' && state.turn === color,
+    secondsLeft,
+    compat: { bot: true, board: true },
+  };
+  if (state.winner) info.winner = state.winner;
+  return info;
+}
+
+/**
+ * What lichess's `draw/yes` and `draw/no` mean in the seed's actions, for `actor` on the game as it is: yes accepts
+ * the other side's offer or makes one, no declines the other side's offer; undefined when there is nothing to do
+ * (yes to one's own offer, no without an offer to answer), which lichess answers `{ok: true}` too.
+ */
+export function drawActionOf(game: Game, yes: boolean, actor: Actor): DrawAction | undefined {
+  const offer = game.record.drawOffer;
+  const own = offer !== null && isOnlySide(game, offer, actor);
+  if (yes) return offer === null ? 'offer' : own ? undefined : 'accept';
+  return offer !== null && !own ? 'decline' : undefined;
+}
+
+/** The same for `takeback/yes` and `takeback/no`. */
+export function takebackActionOf(game: Game, yes: boolean, actor: Actor): TakebackAction | undefined {
+  const offer = game.record.takebackOffer;
+  const own = offer !== null && isOnlySide(game, offer, actor);
+  if (yes) return offer === null ? 'offer' : own ? undefined : 'accept';
+  return offer !== null && !own ? 'decline' : undefined;
+}
+
+/** Whether `side` is the one side the actor holds (an actor holding both answers its own offers). */
+function isOnlySide(game: Game, side: Color, actor: Actor): boolean {
+  const sides = sidesOf(game.record, actor);
+  return sides.length === 1 && sides[0] === side;
+}
+
+/** lichess's rule: a pawn's move to the last rank without a piece promotes to a queen. */
+export function withQueenPromotion(game: Game, uci: string): string {
+  if (uci.length !== 4) return uci;
+  const from = parseSquare(uci.slice(0, 2));
+  const rank = uci[3];
+  const piece = from === undefined ? undefined : game.pos.board.get(from);
+  return piece?.role === 'pawn' && (rank === '8' || rank === '1') ? `${uci}q` : uci;
+}

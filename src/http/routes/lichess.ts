@@ -1,0 +1,240 @@
+/**
+ * The lichess dialect's paths (DECISIONS §17), beside the seed's own: a program written for lichess's Board or Bot
+ * API plays here after changing its base URL. Every shape comes from the domain's lichess views
+ * (domain/lichess.ts); these routes only read requests and call the service.
+ *
+ * - `GET /api/board/game/stream/{id}` and `GET /api/bot/game/stream/{id}`: the game in lichess's lines, `gameFull`
+ *   then a `gameState` per change (the same hub as the seed's streams, another dialect).
+ * - Actions under `/api/bot/game/{id}/`: `move/{move}` (`?offeringDraw=true`; a promotion without its piece is a
+ *   queen), `draw/{yes|no}`, `takeback/{yes|no}`, `abort`, `resign`: `{ok: true}`. Under `/api/board/game/{id}/`,
+ *   where the seed's own `move`, `resign` and `abort` keep their answers, `draw/{yes|no}` and `takeback/{yes|no}`.
+ * - `GET /api/account/playing`: the player's ongoing games as lichess's `nowPlaying`.
+ *
+ * Bodies may be forms; unknown query parameters are ignored (lichess clients add their own); errors carry
+ * lichess's `error` beside the ApiError's fields.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Actor } from '../../domain/seats.ts';
+import {
+  drawActionOf,
+  gameEventInfoOf,
+  lichessGameFull,
+  lichessGameState,
+  takebackActionOf,
+  withQueenPromotion,
+} from '../../domain/lichess.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { abort, drawAction, makeMove, resign, takebackAction } from '../../domain/transitions.ts';
+import { gameFullOf } from '../../domain/views.ts';
+import { OkResponse, ref } from '../../contract/shapes.ts';
+import { GAME_ID_PATTERN, type TakebackAction } from '../../contract/vocabulary.ts';
+import type { GameService } from '../../service/games.ts';
+import { requireGame } from '../requireGame.ts';
+import { errorResponses, operation } from '../schemas.ts';
+import type { StreamDialect, StreamHub } from '../stream.ts';
+import { acceptForms } from './challenges.ts';
+import { ndjsonAnswers } from './stream.ts';
+
+export interface LichessRoutesOptions {
+  games: GameService;
+  hub: StreamHub;
+  maxStreamsPerClient: number;
+  clientKey: (request: { ip: string; headers: Record<string, unknown> }) => string;
+}
+
+/** lichess's lines on a game stream: its gameFull, then its gameState for each change. */
+export const LICHESS_DIALECT: StreamDialect = {
+  first: (game, now) => lichessGameFull(game, now),
+  line: change => JSON.stringify(lichessGameState(change.event.state)),
+};
+
+const GameParams = Type.Object({ gameId: Type.String({ pattern: GAME_ID_PATTERN }) });
+const MoveParams = Type.Object({
+  gameId: Type.String({ pattern: GAME_ID_PATTERN }),
+  move: Type.String({ pattern: '^[a-h][1-8][a-h][1-8][qrbnQRBN]?$', description: 'the move in UCI, e.g. e2e4' }),
+});
+const MoveQuery = Type.Object(
+  { offeringDraw: Type.Optional(Type.Union([Type.Boolean(), Type.String()])) },
+  { additionalProperties: true },
+);
+const PlayingQuery = Type.Object(
+  { nb: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'how many games, 1-50 (9 by default)' })) },
+  { additionalProperties: true },
+);
+
+const NDJSON = Type.String({ description: "NDJSON: lichess's gameFull, then gameState lines" });
+const lichess = { config: { lichess: true } } as const;
+
+/** The player of a player token; lichess's account paths need one. */
+function playerIdOf(actor: Actor): string {
+  if (actor.kind === 'player') return actor.player.id;
+  throw new DomainError('FORBIDDEN', 'this path needs a player token: a service token acts for no player');
+}
+
+export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fastify, options) => {
+  const { games, hub, clientKey } = options;
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  acceptForms(app);
+  const { startStream } = ndjsonAnswers(hub, options.maxStreamsPerClient);
+  const gameExists = requireGame(games, { current: false });
+
+  for (const prefix of ['board', 'bot'] as const) {
+    app.get(
+      `/${prefix}/game/stream/:gameId`,
+      {
+        ...lichess,
+        preValidation: gameExists,
+        schema: {
+          operationId: `${prefix}GameStream`,
+          summary: `Follow a game in lichess's ${prefix === 'bot' ? 'Bot' : 'Board'} API shape (NDJSON)`,
+          tags: ['lichess'],
+          security: [{ bearerAuth: [] }],
+          params: GameParams,
+          produces: ['application/x-ndjson'],
+          response: { 200: NDJSON, ...errorResponses(400, 401, 404, 429) },
+        },
+      },
+      async (request, reply) => {
+        const { gameId } = request.params;
+        const client = clientKey(request);
+        const res = startStream(request, reply, client);
+        if (!res) return;
+        const owner = request.playerTokenHash;
+        await hub.attach(gameId, res, client, () => games.get(gameId), owner, LICHESS_DIALECT);
+      },
+    );
+
+    // Static `yes` and `no`: on /api/board/... the seed's `draw/:action` and `takeback/:action` take the other words.
+    for (const what of ['draw', 'takeback'] as const) {
+      for (const answer of ['yes', 'no'] as const) {
+        const What = what === 'draw' ? 'Draw' : 'Takeback';
+        app.post(
+          `/${prefix}/game/:gameId/${what}/${answer}`,
+          {
+            ...lichess,
+            preValidation: gameExists,
+            schema: operation(
+              `${prefix}${What}${answer === 'yes' ? 'Yes' : 'No'}`,
+              answer === 'yes' ? `Offer a ${what}, or accept the opponent's` : `Decline the opponent's ${what} offer`,
+              { params: GameParams },
+              { 200: ref(OkResponse) },
+              [400, 401, 403, 404, 429],
+              { tag: 'lichess' },
+            ),
+          },
+          async request => {
+            const { gameId } = request.params;
+            const yes = answer === 'yes';
+            const { actor } = request;
+            // Judged on the game as it is; nothing to do (yes to one's own offer, no without one) is ok too.
+            const game = await games.get(gameId);
+            const action = what === 'draw' ? drawActionOf(game, yes, actor) : takebackActionOf(game, yes, actor);
+            if (action === undefined) return { ok: true as const };
+            await games.change(gameId, (current, now) =>
+              what === 'draw'
+                ? drawAction(current, action, actor, now)
+                : takebackAction(current, action as TakebackAction, actor, now),
+            );
+            return { ok: true as const };
+          },
+        );
+      }
+    }
+  }
+
+  app.post(
+    '/bot/game/:gameId/move/:move',
+    {
+      ...lichess,
+      preValidation: gameExists,
+      schema: operation(
+        'botMove',
+        'Play a move (a promotion without its piece is a queen); offeringDraw=true offers a draw with it',
+        { params: MoveParams, querystring: MoveQuery },
+        { 200: ref(OkResponse) },
+        [400, 401, 403, 404, 429],
+        { tag: 'lichess' },
+      ),
+    },
+    async request => {
+      const { gameId } = request.params;
+      const { actor } = request;
+      const uci = request.params.move.toLowerCase();
+      await games.change(gameId, (game, now) => makeMove(game, withQueenPromotion(game, uci), actor, now));
+      const offering = request.query.offeringDraw;
+      if (offering === true || offering === 'true') {
+        const game = await games.get(gameId);
+        if (drawActionOf(game, true, actor) !== undefined) {
+          await games.change(gameId, (current, now) =>
+            drawAction(current, drawActionOf(current, true, actor)!, actor, now),
+          );
+        }
+      }
+      return { ok: true as const };
+    },
+  );
+
+  for (const [path, transition] of [
+    ['abort', abort],
+    ['resign', resign],
+  ] as const) {
+    app.post(
+      `/bot/game/:gameId/${path}`,
+      {
+        ...lichess,
+        preValidation: gameExists,
+        schema: operation(
+          `bot${path === 'abort' ? 'Abort' : 'Resign'}`,
+          path === 'abort' ? 'Abort a game whose clock has not started' : 'Resign a game',
+          { params: GameParams },
+          { 200: ref(OkResponse) },
+          [400, 401, 403, 404, 429],
+          { tag: 'lichess' },
+        ),
+      },
+      async request => {
+        await games.change(request.params.gameId, (game, now) => transition(game, request.actor, now));
+        return { ok: true as const };
+      },
+    );
+  }
+
+  app.get(
+    '/account/playing',
+    {
+      ...lichess,
+      schema: {
+        operationId: 'accountPlaying',
+        summary: "The player's ongoing games, in lichess's shape",
+        tags: ['lichess'],
+        security: [{ bearerAuth: [] }],
+        querystring: PlayingQuery,
+        response: {
+          200: Type.Object({
+            nowPlaying: Type.Array(Type.Object({}, { additionalProperties: true })),
+            nbMyTurn: Type.Integer(),
+          }),
+          ...errorResponses(400, 401, 403, 429),
+        },
+      },
+    },
+    async request => {
+      const player = playerIdOf(request.actor);
+      const now = games.now();
+      const ongoing = await games.ongoing(player, undefined, 1000);
+      const nowPlaying = ongoing
+        .map(game => gameEventInfoOf(gameFullOf(game, now), player, now))
+        // lichess lists the most urgent first: the player's turn, the least time left.
+        .sort((a, b) => Number(b.isMyTurn) - Number(a.isMyTurn) || a.secondsLeft - b.secondsLeft);
+      return {
+        // Here lichess names the status (GameStatusName), where the events give its object.
+        nowPlaying: nowPlaying
+          .slice(0, Math.min(50, Math.max(1, Number(request.query.nb ?? 9))))
+          .map(game => ({ ...game, status: game.status.name })),
+        nbMyTurn: nowPlaying.filter(game => game.isMyTurn).length,
+      };
+    },
+  );
+};

@@ -1,0 +1,133 @@
+/**
+ * The lichess dialect's views of the domain (DECISIONS §17), as tables: every seed status to lichess's name, the
+ * speeds, the times of an untimed game, `fullId`, and what `draw/yes|no` and `takeback/yes|no` mean for each side.
+ */
+import { test, type TestContext } from 'node:test';
+import { GAME_STATUSES } from '../../src/contract/vocabulary.ts';
+import {
+  drawActionOf,
+  fullIdOf,
+  lichessGameState,
+  lichessStatus,
+  speedOfClock,
+  takebackActionOf,
+  withQueenPromotion,
+} from '../../src/domain/lichess.ts';
+import { gameFromFen, newGame, type Game } from '../../src/domain/game.ts';
+import { playerActor, SERVICE } from '../../src/domain/seats.ts';
+import { drawAction, makeMove, takebackAction } from '../../src/domain/transitions.ts';
+import { gameStateOf } from '../../src/domain/views.ts';
+import { assertLichess } from '../helpers/lichess.ts';
+
+const ANN = { id: 'ann', displayName: 'Ann' };
+const BOB = { id: 'bob', displayName: 'Bob' };
+
+test("every seed status has lichess's name: mate, outoftime, draw for every draw, started while in progress", (t: TestContext) => {
+  const names = Object.fromEntries(GAME_STATUSES.map(status => [status, lichessStatus(status)]));
+  t.assert.deepEqual(names, {
+    started: 'started',
+    check: 'started',
+    checkmate: 'mate',
+    stalemate: 'stalemate',
+    resign: 'resign',
+    draw: 'draw',
+    drawOffered: 'started',
+    fiftyMoveAvailable: 'started',
+    promotionPending: 'started',
+    insufficientMaterial: 'draw',
+    outOfTime: 'outoftime',
+    aborted: 'aborted',
+  });
+});
+
+test("speeds are lichess's estimate: limit + 40 × increment", (t: TestContext) => {
+  const cases: [number | null, number, string][] = [
+    [15, 0, 'ultraBullet'],
+    [60, 0, 'bullet'],
+    [120, 1, 'bullet'],
+    [120, 2, 'blitz'],
+    [180, 2, 'blitz'],
+    [600, 0, 'rapid'],
+    [900, 10, 'rapid'],
+    [900, 15, 'classical'],
+    [null, 0, 'correspondence'],
+  ];
+  for (const [limit, increment, speed] of cases) t.assert.equal(speedOfClock(limit, increment), speed);
+});
+
+const game = (): Game => newGame({ id: 'AbCd1234', createdAt: '2026-01-31T12:00:00.000Z', white: ANN, black: BOB });
+const after = (start: Game, ...changes: ((g: Game) => { ok: boolean; value?: { game: Game } })[]): Game =>
+  changes.reduce((g, change) => {
+    const result = change(g);
+    if (!result.ok) throw new Error('change refused');
+    return result.value!.game;
+  }, start);
+
+test("an untimed game's state: lichess's large times, flags only when set, lichess-valid", (t: TestContext) => {
+  const played = after(
+    game(),
+    g => makeMove(g, 'e2e4', SERVICE),
+    g => drawAction(g, 'offer', playerActor(BOB)),
+  );
+  const state = lichessGameState(gameStateOf(played));
+  assertLichess('GameStateEvent', state);
+  t.assert.deepEqual(state, {
+    type: 'gameState',
+    moves: 'e2e4',
+    wtime: 2_147_483_647,
+    btime: 2_147_483_647,
+    winc: 0,
+    binc: 0,
+    status: 'started',
+    bdraw: true,
+  });
+});
+
+test('fullId: the game id and 4 characters, fixed per player and game', (t: TestContext) => {
+  t.assert.match(fullIdOf('AbCd1234', 'ann'), /^AbCd1234[A-Za-z0-9]{4}$/);
+  t.assert.equal(fullIdOf('AbCd1234', 'ann'), fullIdOf('AbCd1234', 'ann'));
+  t.assert.notEqual(fullIdOf('AbCd1234', 'ann'), fullIdOf('AbCd1234', 'bob'));
+  t.assert.notEqual(fullIdOf('AbCd1234', 'ann'), fullIdOf('AbCd1235', 'ann'));
+});
+
+test('yes and no: offer, accept, decline, or nothing to do, for each side', (t: TestContext) => {
+  const [ann, bob] = [playerActor(ANN), playerActor(BOB)];
+  const start = after(game(), g => makeMove(g, 'e2e4', SERVICE));
+  t.assert.deepEqual(
+    [drawActionOf(start, true, ann), drawActionOf(start, false, ann)],
+    ['offer', undefined],
+    'no offer: yes offers, no does nothing',
+  );
+  const offered = after(start, g => drawAction(g, 'offer', ann));
+  t.assert.deepEqual(
+    [drawActionOf(offered, true, ann), drawActionOf(offered, false, ann)],
+    [undefined, undefined],
+    'own offer',
+  );
+  t.assert.deepEqual([drawActionOf(offered, true, bob), drawActionOf(offered, false, bob)], ['accept', 'decline']);
+  t.assert.equal(drawActionOf(offered, true, SERVICE), 'accept', 'an actor holding both sides answers');
+  const takeback = after(start, g => takebackAction(g, 'offer', ann));
+  t.assert.deepEqual(
+    [
+      takebackActionOf(takeback, true, ann),
+      takebackActionOf(takeback, true, bob),
+      takebackActionOf(takeback, false, bob),
+    ],
+    [undefined, 'accept', 'decline'],
+  );
+  t.assert.equal(takebackActionOf(start, true, ann), 'offer');
+});
+
+test("lichess's promotion: a pawn's move to the last rank without a piece is a queen; nothing else changes", (t: TestContext) => {
+  const result = gameFromFen(
+    { id: 'AbCd1234', createdAt: '2026-01-31T12:00:00.000Z' },
+    '4k3/P7/8/8/8/8/p7/4K3 w - - 0 1',
+  );
+  if (!result.ok) throw result.error;
+  const position = result.value;
+  t.assert.equal(withQueenPromotion(position, 'a7a8'), 'a7a8q');
+  t.assert.equal(withQueenPromotion(position, 'a7a8n'), 'a7a8n');
+  t.assert.equal(withQueenPromotion(position, 'e1e2'), 'e1e2');
+  t.assert.equal(withQueenPromotion(position, 'a2a1'), 'a2a1q', 'a black pawn on its last rank too');
+  t.assert.equal(withQueenPromotion(position, 'h7h8'), 'h7h8', 'no pawn there');
+});

@@ -1,0 +1,219 @@
+/**
+ * The lichess dialect over HTTP (DECISIONS §17): the account and the ongoing games in lichess's shapes, the game
+ * streams of the Board and Bot APIs (gameFull, then gameState per change), the actions under both prefixes
+ * (`move` with `offeringDraw`, `draw/yes|no`, `takeback/yes|no`, `resign`, `abort`), a promotion without its piece
+ * (a queen on the lichess paths, promotionPending on the seed's), lichess's `error` in errors, unknown query
+ * parameters ignored, and the event stream's GameEventInfo. Every answer and stream line of the lichess paths is
+ * validated against lichess's own schema (test/fixtures/lichess).
+ */
+import { test, type TestContext } from 'node:test';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { assertError, json, makeTestApp, responseChecker, type TestApp } from '../helpers/app.ts';
+import { assertLichess } from '../helpers/lichess.ts';
+import { openStream, type StreamClient } from '../stream/helpers.ts';
+
+const SERVICE_TOKEN = 'service-token-for-lichess-001';
+let players = 0;
+
+interface LichessApp extends TestApp {
+  as: (token: string | undefined, request: InjectOptions | string) => Promise<LightMyRequestResponse>;
+  player: (name: string) => Promise<{ id: string; name: string; token: string }>;
+  url: string;
+  stream: (path: string, token: string) => Promise<StreamClient>;
+}
+
+async function start(t: TestContext): Promise<LichessApp> {
+  const testApp = await makeTestApp({ tokens: [SERVICE_TOKEN] });
+  t.after(() => testApp.app.close());
+  const checker = await responseChecker(testApp.app);
+  const as: LichessApp['as'] = async (token, request) => {
+    const options = typeof request === 'string' ? { url: request } : request;
+    const res = await testApp.app.inject({
+      ...options,
+      headers: { ...options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    });
+    checker.check(res);
+    return res;
+  };
+  const player: LichessApp['player'] = async name => {
+    const id = `${name.toLowerCase()}-${++players}`;
+    const issued = await testApp.playerTokens.issue({ id, displayName: name });
+    return { id, name, token: issued.token };
+  };
+  await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(testApp.app.server.address() as { port: number }).port}`;
+  const streams: StreamClient[] = [];
+  t.after(() => streams.forEach(stream => stream.close()));
+  const stream: LichessApp['stream'] = async (path, token) => {
+    const opened = await openStream(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    streams.push(opened);
+    return opened;
+  };
+  return { ...testApp, as, player, url, stream };
+}
+
+const post = (app: LichessApp, token: string, url: string, payload?: object) =>
+  app.as(token, { method: 'POST', url, ...(payload ? { payload } : {}) });
+
+/** Ann challenges Bob to 5+3 with white, Bob accepts: the game's id (the challenge's). */
+async function challengeGame(app: LichessApp, ann: { token: string }, bob: { id: string; token: string }) {
+  const res = await post(app, ann.token, `/api/challenge/${bob.id}`, {
+    'clock.limit': 300,
+    'clock.increment': 3,
+    color: 'white',
+  });
+  const { id } = json<{ id: string }>(res);
+  const accepted = await post(app, bob.token, `/api/challenge/${id}/accept`);
+  if (accepted.statusCode !== 200) throw new Error(accepted.body);
+  return id;
+}
+
+const ok = (t: TestContext, res: LightMyRequestResponse) => {
+  t.assert.equal(res.statusCode, 200, res.body);
+  t.assert.deepEqual(json(res), { ok: true });
+  assertLichess('Ok', json(res));
+};
+
+test("the account and the ongoing games in lichess's shapes, beside the seed's", async (t: TestContext) => {
+  const app = await start(t);
+  const [ann, bob] = [await app.player('Ann'), await app.player('Bob')];
+  const account = json(await app.as(ann.token, '/api/account?cacheBust=1'));
+  assertLichess('UserExtended', account);
+  t.assert.deepEqual([account.id, account.username, account.player.id], [ann.id, 'Ann', ann.id]);
+  t.assert.deepEqual(json(await app.as(ann.token, '/api/account/playing')), { nowPlaying: [], nbMyTurn: 0 });
+  const gameId = await challengeGame(app, ann, bob);
+  const playing = json(await app.as(ann.token, '/api/account/playing?nb=5&x=y'));
+  assertLichess('AccountPlaying', playing);
+  t.assert.equal(playing.nbMyTurn, 1);
+  const [game] = playing.nowPlaying;
+  t.assert.deepEqual(
+    [game.gameId, game.color, game.isMyTurn, game.opponent.id, game.opponent.username, game.secondsLeft, game.speed],
+    [gameId, 'white', true, bob.id, 'Bob', 300, 'blitz'],
+  );
+  t.assert.equal(game.fullId.slice(0, 8), gameId);
+  t.assert.equal(game.fullId.length, 12);
+  const bobs = json(await app.as(bob.token, '/api/account/playing'));
+  assertLichess('AccountPlaying', bobs);
+  t.assert.deepEqual([bobs.nowPlaying[0].color, bobs.nowPlaying[0].isMyTurn, bobs.nbMyTurn], ['black', false, 0]);
+  t.assert.notEqual(bobs.nowPlaying[0].fullId, game.fullId, 'fullId is per player');
+  assertError(await app.as(SERVICE_TOKEN, '/api/account/playing'), 'FORBIDDEN');
+});
+
+test('Board and Bot game streams: gameFull then gameState lines, each lichess-valid, through every action', async (t: TestContext) => {
+  const app = await start(t);
+  const [ann, bob] = [await app.player('Ann'), await app.player('Bob')];
+  const gameId = await challengeGame(app, ann, bob);
+  const annStream = await app.stream(`/api/bot/game/stream/${gameId}?cb=123`, ann.token);
+  const bobStream = await app.stream(`/api/board/game/stream/${gameId}`, bob.token);
+  for (const stream of [annStream, bobStream]) {
+    t.assert.equal(stream.status, 200);
+    const [full] = await stream.waitForEvents(1);
+    assertLichess('GameFullEvent', full);
+    t.assert.deepEqual(
+      [full.id, full.white.id, full.black.name, full.clock, full.initialFen, full.speed, full.state.status],
+      [gameId, ann.id, 'Bob', { initial: 300_000, increment: 3_000 }, 'startpos', 'blitz', 'started'],
+    );
+    t.assert.equal(full.state.moves, '');
+  }
+  const bot = (token: string, action: string) => post(app, token, `/api/bot/game/${gameId}/${action}`);
+  const board = (token: string, action: string) => post(app, token, `/api/board/game/${gameId}/${action}`);
+  ok(t, await bot(ann.token, 'move/e2e4?offeringDraw=true&cacheBust=7'));
+  ok(t, await board(bob.token, 'draw/no'));
+  const seedMove = await board(bob.token, 'move/e7e5');
+  t.assert.equal(json(seedMove).status, 'started', "the seed's own move answers its GameState");
+  ok(t, await bot(ann.token, 'takeback/yes'));
+  ok(t, await bot(ann.token, 'takeback/yes')); // one's own offer again: nothing to do
+  ok(t, await board(bob.token, 'takeback/yes')); // accepts: Ann's move and Bob's reply are taken back
+  ok(t, await bot(ann.token, 'move/d2d4'));
+  ok(t, await bot(bob.token, 'draw/yes'));
+  ok(t, await bot(ann.token, 'draw/no'));
+  ok(t, await bot(bob.token, 'move/d7d5'));
+  ok(t, await bot(ann.token, 'resign'));
+  const expected = [
+    ['e2e4', {}],
+    ['e2e4', { wdraw: true }],
+    ['e2e4', {}],
+    ['e2e4 e7e5', {}],
+    ['e2e4 e7e5', { wtakeback: true }],
+    ['', {}],
+    ['d2d4', {}],
+    ['d2d4', { bdraw: true }],
+    ['d2d4', {}],
+    ['d2d4 d7d5', {}],
+    ['d2d4 d7d5', { status: 'resign', winner: 'black' }],
+  ] as const;
+  for (const stream of [annStream, bobStream]) {
+    const lines = (await stream.waitForEvents(1 + expected.length)).slice(1);
+    lines.forEach((line, i) => {
+      assertLichess('GameStateEvent', line);
+      const [moves, flags] = expected[i]!;
+      const seen = Object.fromEntries(
+        ['wdraw', 'bdraw', 'wtakeback', 'btakeback', 'winner'].filter(key => key in line).map(key => [key, line[key]]),
+      );
+      const { status = 'started', ...rest } = flags as Record<string, unknown>;
+      t.assert.deepEqual([line.moves, line.status, seen], [moves, status, rest], `line ${i + 1}`);
+      t.assert.ok(line.wtime <= 300_000 + 3_000 && line.winc === 3_000);
+    });
+  }
+});
+
+test("lichess's promotion is a queen; the seed's move path keeps promotionPending; errors carry lichess's error", async (t: TestContext) => {
+  const app = await start(t);
+  const [ann, bob] = [await app.player('Ann'), await app.player('Bob')];
+  const fen = '4k3/P7/8/8/8/8/8/4K3 w - - 0 1';
+  const created = await post(app, SERVICE_TOKEN, '/api/board/game/import/fen', {
+    fen,
+    white: { id: ann.id, displayName: 'Ann' },
+    black: { id: bob.id, displayName: 'Bob' },
+  });
+  const { gameId } = json<{ gameId: string }>(created);
+  const pending = json(await post(app, ann.token, `/api/board/game/${gameId}/move/a7a8`));
+  t.assert.equal(pending.status, 'promotionPending');
+  const refused = await post(app, ann.token, `/api/bot/game/${gameId}/move/a7b8`);
+  const body = assertError(refused, 'INVALID_MOVE', 'uci');
+  t.assert.equal(body.error, body.message);
+  t.assert.equal(
+    json(await post(app, bob.token, `/api/board/game/${gameId}/move/e8e7`)).code,
+    'NOT_YOUR_TURN',
+    "the seed's own errors have no `error`",
+  );
+  t.assert.equal('error' in json(await post(app, bob.token, `/api/board/game/${gameId}/move/e8e7`)), false);
+  const stream = await app.stream(`/api/bot/game/stream/${gameId}`, bob.token);
+  const [full] = await stream.waitForEvents(1);
+  assertLichess('GameFullEvent', full);
+  t.assert.deepEqual([full.initialFen, full.variant.key, 'clock' in full], [fen, 'fromPosition', false]);
+  t.assert.deepEqual([full.state.wtime, full.state.btime], [2_147_483_647, 2_147_483_647]);
+  ok(t, await post(app, ann.token, `/api/bot/game/${gameId}/move/a7a8`));
+  const [, state] = await stream.waitForEvents(2);
+  assertLichess('GameStateEvent', state);
+  t.assert.equal(state.moves, 'a7a8q');
+  assertError(await post(app, ann.token, `/api/bot/game/${gameId}/draw/maybe`), 'NOT_FOUND');
+  assertError(await post(app, ann.token, `/api/board/game/${gameId}/draw/maybe`), 'INVALID_ACTION', 'action');
+  assertError(await post(app, ann.token, '/api/bot/game/NoSuch12/resign'), 'GAME_NOT_FOUND');
+});
+
+test("the event stream's gameStart and gameFinish keep the GameFull fields and gain lichess's GameEventInfo", async (t: TestContext) => {
+  const app = await start(t);
+  const [ann, bob] = [await app.player('Ann'), await app.player('Bob')];
+  const events = await app.stream('/api/stream/event', bob.token);
+  const gameId = await challengeGame(app, ann, bob);
+  await events.waitFor(() => events.events.some(line => line.type === 'gameStart'), 'gameStart');
+  const started = events.events.find(line => line.type === 'gameStart');
+  assertLichess('GameStartEvent', started);
+  t.assert.deepEqual(
+    [started.game.gameId, started.game.id, started.game.color, started.game.isMyTurn, started.game.opponent.username],
+    [gameId, gameId, 'black', false, 'Ann'],
+  );
+  t.assert.deepEqual(
+    [started.game.white.id, started.game.black.id, started.game.state.status],
+    [ann.id, bob.id, 'started'],
+  );
+  ok(t, await post(app, ann.token, `/api/bot/game/${gameId}/abort`));
+  await events.waitFor(() => events.events.some(line => line.type === 'gameFinish'), 'gameFinish');
+  const finish = events.events.find(line => line.type === 'gameFinish');
+  assertLichess('GameFinishEvent', finish);
+  t.assert.deepEqual(
+    [finish.type, finish.game.status.name, finish.game.state.status],
+    ['gameFinish', 'aborted', 'aborted'],
+  );
+});
