@@ -120,6 +120,11 @@ export class PlayerFeed {
   }
 
   /** Whether any stream of these players is open: a transition no one hears need not be made into an event. */
+  /** The players with an event stream open here. */
+  following(): string[] {
+    return [...this.listeners.keys()];
+  }
+
   listening(players: readonly [string, string]): boolean {
     return this.listeners.has(players[0]) || this.listeners.has(players[1]);
   }

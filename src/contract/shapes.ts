@@ -158,7 +158,13 @@ export const ImportPgnRequest = Type.Object(
   { $id: 'ImportPgnRequest' },
 );
 
-export const TokenRequest = Type.Object({ player: ref(PlayerInfo) }, { $id: 'TokenRequest' });
+export const TokenRequest = Type.Object(
+  {
+    player: ref(PlayerInfo),
+    bot: Type.Optional(Type.Boolean({ description: "issue it as a bot's: the player becomes a bot, for good" })),
+  },
+  { $id: 'TokenRequest' },
+);
 
 export const TokenInfo = Type.Object(
   {

@@ -18,11 +18,13 @@ import { DomainError, err, ok, type Result } from './errors.ts';
 import type { GameRecord } from './game.ts';
 
 /** Who makes a request: the service, for any side, or one player (the owner of a player token). */
-export type Actor = { readonly kind: 'service' } | { readonly kind: 'player'; readonly player: PlayerInfo };
+export type Actor =
+  { readonly kind: 'service' } | { readonly kind: 'player'; readonly player: PlayerInfo; readonly bot?: true }; // bot: DECISIONS §17
 
 export const SERVICE: Actor = Object.freeze({ kind: 'service' });
 
-export const playerActor = (player: PlayerInfo): Actor => ({ kind: 'player', player });
+export const playerActor = (player: PlayerInfo, bot = false): Actor =>
+  bot ? { kind: 'player', player, bot: true } : { kind: 'player', player };
 
 /** The sides `actor` may act for in a game: both for the service, the seats holding its id for a player. */
 export function sidesOf(record: Pick<GameRecord, 'white' | 'black'>, actor: Actor): Color[] {

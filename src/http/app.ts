@@ -328,7 +328,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   if (deps.challenges) await app.register(challengeRoutes, { prefix: '/api', challenges: deps.challenges });
   // The lichess dialect (DECISIONS §17): its paths beside the seed's.
-  await app.register(lichessRoutes, { prefix: '/api', games: deps.games, hub, maxStreamsPerClient, clientKey });
+  await app.register(lichessRoutes, {
+    prefix: '/api',
+    games: deps.games,
+    tokens: deps.playerTokens,
+    players: deps.players,
+    hub,
+    maxStreamsPerClient,
+    clientKey,
+  });
   if (deps.seeks)
     await app.register(seekRoutes, { prefix: '/api', seeks: deps.seeks, hub, maxStreamsPerClient, clientKey });
   await app.register(boardRoutes); // GET /, /game/:gameId and /assets/: the board page (dist/web)

@@ -55,6 +55,17 @@ declare module 'fastify' {
 const EXPOSED_HEADERS = ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
 /** Whether a request is for the API: a route under `/api/`, or an unmatched path there (404s are guarded too). */
+/**
+ * A bot plays through /api/bot/... only (DECISIONS §17): its changes on the Board API's paths (moves, offers,
+ * seeks) are 403 FORBIDDEN; reads are not changes.
+ */
+function botOnBoard(request: FastifyRequest): DomainError | undefined {
+  const { actor } = request;
+  if (actor.kind !== 'player' || !actor.bot || request.method === 'GET' || request.method === 'HEAD') return undefined;
+  if (!request.url.startsWith('/api/board/')) return undefined;
+  return new DomainError('FORBIDDEN', 'a bot plays through the Bot API (/api/bot/...), not the Board API');
+}
+
 export function isApiRequest(request: FastifyRequest): boolean {
   const route = request.routeOptions.url;
   if (route?.startsWith('/api/')) return true;
@@ -128,11 +139,11 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
     const addressKey = `address:${normalizeIP(request.ip)}`;
     const judge = (player: StoredToken | undefined, authOn: boolean) => {
       if (player) {
-        request.actor = playerActor(player.player);
+        request.actor = playerActor(player.player, player.bot === true);
         request.playerTokenHash = player.hash;
       }
       request.clientKey = serviceKey ?? (player ? `token:${player.hash.slice(0, 24)}` : addressKey);
-      const refused = authOn && !serviceKey && !player ? unauthorized(header) : undefined;
+      const refused = authOn && !serviceKey && !player ? unauthorized(header) : (botOnBoard(request) ?? undefined);
       if (!limiter) return done(refused);
       limiter(request).then(
         state => done(limitError(state, reply) ?? refused),

@@ -61,7 +61,7 @@ const CUT_GRACE_MS = 1000;
  * event) or another API's (lichess's, DECISIONS §17). `line` is called once per change for all the dialect's streams.
  */
 export interface StreamDialect {
-  first(game: Game, now: number): object;
+  first(game: Game, now: number): object | Promise<object>;
   line(change: GameChange): string;
 }
 
@@ -136,9 +136,10 @@ export class StreamHub {
   ): Promise<void> {
     return this.open(res, client, owner, async stream => {
       const game = await snapshot();
-      if (stream.closed) return;
       const now = this.options.now ?? Date.now;
-      this.write(stream, frame(Buffer.from(`${JSON.stringify(dialect.first(game, now()))}\n`)));
+      const first = await dialect.first(game, now());
+      if (stream.closed) return;
+      this.write(stream, frame(Buffer.from(`${JSON.stringify(first)}\n`)));
       this.started(stream);
       stream.unsubscribe = this.options.bus.subscribe(
         gameId,

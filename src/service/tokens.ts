@@ -27,6 +27,7 @@ import { createHash } from 'node:crypto';
 import type { IssuedToken, PlayerInfo } from '../contract/shapes.ts';
 import type { StoredToken, TokenStore } from '../store/tokens.ts';
 import { newTokenId, newTokenSecret } from './ids.ts';
+import { DomainError } from '../domain/errors.ts';
 
 /** How long a lookup (or "no token was ever issued") is believed without asking the store again. */
 export const LOOKUP_TTL_MS = 500;
@@ -65,7 +66,12 @@ export class PlayerTokens {
     this.newSecret = deps.newSecret ?? newTokenSecret;
   }
 
-  async issue(player: PlayerInfo): Promise<IssuedToken> {
+  /** Issues a token for `player`; `bot`: the player becomes a bot first, for good (DECISIONS §17). */
+  async issue(player: PlayerInfo, { bot = false }: { bot?: boolean } = {}): Promise<IssuedToken> {
+    if (player.id.toLowerCase() === 'stockfish') {
+      throw new DomainError('INVALID_BODY', "'stockfish' is the computer's id: no token is issued for it", 'player.id');
+    }
+    if (bot) await this.store.makeBot(player.id, new Date(this.now()).toISOString());
     const secret = this.newSecret();
     const token: StoredToken = {
       id: this.newId(),
@@ -76,6 +82,24 @@ export class PlayerTokens {
     await this.store.insertToken(token);
     this.issued = true;
     return { id: token.id, token: secret, player, createdAt: token.createdAt };
+  }
+
+  /** Makes the player a bot, for good; false when it was one already. */
+  async makeBot(playerId: string): Promise<boolean> {
+    const made = await this.store.makeBot(playerId, new Date(this.now()).toISOString());
+    // Its tokens read as a bot's from now on here; other instances see it within a lookup's life (LOOKUP_TTL_MS).
+    for (const [key, { token }] of this.remembered) if (token.player.id === playerId) this.remembered.delete(key);
+    return made;
+  }
+
+  /** A player known to the service (a token was issued for it), by its latest name. */
+  player(playerId: string): Promise<PlayerInfo | undefined> {
+    return this.store.knownPlayer(playerId);
+  }
+
+  /** The bots among these players. */
+  botsAmong(playerIds: readonly string[]): Promise<string[]> {
+    return playerIds.length === 0 ? Promise.resolve([]) : this.store.botsAmong(playerIds);
   }
 
   list(playerId?: string): Promise<StoredToken[]> {

@@ -31,6 +31,7 @@ export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore, S
   private readonly tokens = new Map<string, StoredToken & { revoked: boolean }>();
   private readonly challenges = new Map<string, string>(); // JSON, so that no caller shares a stored object
   private readonly seeks = new Map<string, string>(); // JSON, as the challenges
+  private readonly bots = new Set<string>();
 
   create(record: GameRecord, index: GameIndex = NO_INDEX): Promise<boolean> {
     if (this.games.has(record.id)) return Promise.resolve(false);
@@ -113,14 +114,14 @@ export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore, S
 
   tokenByHash(hash: string): Promise<StoredToken | undefined> {
     const found = [...this.tokens.values()].find(token => token.hash === hash && !token.revoked);
-    return Promise.resolve(found && publicToken(found));
+    return Promise.resolve(found && this.withBot(publicToken(found)));
   }
 
   listTokens(playerId?: string): Promise<StoredToken[]> {
     const live = [...this.tokens.values()].filter(
       token => !token.revoked && (playerId === undefined || token.player.id === playerId),
     );
-    return Promise.resolve(live.map(publicToken));
+    return Promise.resolve(live.map(token => this.withBot(publicToken(token))));
   }
 
   revokeToken(id: string): Promise<string | undefined> {
@@ -142,6 +143,20 @@ export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore, S
   knownPlayer(playerId: string): Promise<PlayerInfo | undefined> {
     const latest = [...this.tokens.values()].filter(token => token.player.id === playerId).at(-1);
     return Promise.resolve(latest && { ...latest.player });
+  }
+
+  private withBot(token: StoredToken): StoredToken {
+    return this.bots.has(token.player.id) ? { ...token, bot: true } : token;
+  }
+
+  makeBot(playerId: string, _since: string): Promise<boolean> {
+    if (this.bots.has(playerId)) return Promise.resolve(false);
+    this.bots.add(playerId);
+    return Promise.resolve(true);
+  }
+
+  botsAmong(playerIds: readonly string[]): Promise<string[]> {
+    return Promise.resolve(playerIds.filter(id => this.bots.has(id)));
   }
 
   insertChallenge(challenge: Challenge, maxPending = Infinity): Promise<InsertedChallenge> {

@@ -33,7 +33,7 @@ import {
 import { CHALLENGES_CHANNEL, SEEKS_CHANNEL, TOKEN_ISSUED, TOKENS_CHANNEL, tokenRevokedSql } from './notifications.ts';
 import { PostgresWrites } from './postgresWrites.ts';
 import { recordOf, type StoredGameData } from './rows.ts';
-import { TOKEN_COLUMNS, tokenOf, type StoredToken, type TokenRow, type TokenStore } from './tokens.ts';
+import { BOT_SQL, TOKEN_COLUMNS, tokenOf, type StoredToken, type TokenRow, type TokenStore } from './tokens.ts';
 import { migrations } from './migrations.ts';
 import {
   byAge,
@@ -268,6 +268,20 @@ export class PostgresGameStore implements GameStore, TokenStore, ChallengeStore,
       const row = rows[0];
       return row && { id: row.player_id, displayName: row.display_name };
     });
+  }
+
+  makeBot(playerId: string, since: string): Promise<boolean> {
+    return this.run(async () => (await this.pool.query(BOT_SQL.insert, [playerId, since])).rowCount === 1);
+  }
+
+  botsAmong(playerIds: readonly string[]): Promise<string[]> {
+    return this.run(async () =>
+      (
+        await this.pool.query<{ player_id: string }>('SELECT player_id FROM bots WHERE player_id = ANY($1)', [
+          [...playerIds],
+        ])
+      ).rows.map(row => row.player_id),
+    );
   }
 
   insertChallenge(challenge: Challenge, maxPending = Infinity): Promise<InsertedChallenge> {

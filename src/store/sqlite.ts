@@ -381,6 +381,14 @@ export class SqliteGameStore implements GameStore, TokenStore, ChallengeStore, S
     });
   }
 
+  makeBot(playerId: string, since: string): Promise<boolean> {
+    return this.enqueue(() => this.tokenStmts.makeBot.run(playerId, since).changes === 1);
+  }
+
+  botsAmong(playerIds: readonly string[]): Promise<string[]> {
+    return this.read(() => this.tokenStmts.botsAmong.all(JSON.stringify(playerIds)).map(row => row.player_id));
+  }
+
   insertChallenge(challenge: Challenge, maxPending = Infinity): Promise<InsertedChallenge> {
     const values = params(challengeColumns(challenge));
     const pending = params([challenge.challenger.id, challenge.createdAt]);

@@ -13,7 +13,7 @@ import { indexOfGame } from '../domain/transitions.ts';
 import { lineDelta, recordOf, type MoveRow, type StoredGameData } from './rows.ts';
 import { listGamesSql, ongoingGamesSql, type ClockedGame, type ListQuery } from './store.ts';
 import type { GameRecord } from '../domain/game.ts';
-import { TOKEN_COLUMNS, type TokenRow } from './tokens.ts';
+import { BOT_SQL, TOKEN_COLUMNS, type TokenRow } from './tokens.ts';
 
 export interface GameRow {
   id: string;
@@ -102,6 +102,10 @@ export function prepareTokenStatements(db: Database.Database) {
   return {
     insert: db.prepare<[string, string, string, string, string]>(
       'INSERT INTO player_tokens (id, hash, player_id, display_name, created_at) VALUES (?, ?, ?, ?, ?)',
+    ),
+    makeBot: db.prepare<[string, string]>(BOT_SQL.insert.replace('$1', '?').replace('$2', '?')),
+    botsAmong: db.prepare<[string], { player_id: string }>(
+      'SELECT player_id FROM bots WHERE player_id IN (SELECT value FROM json_each(?))',
     ),
     byHash: db.prepare<[string], TokenRow>(
       `SELECT ${TOKEN_COLUMNS} FROM player_tokens WHERE hash = ? AND revoked_at IS NULL`,

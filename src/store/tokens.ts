@@ -17,6 +17,7 @@ export interface StoredToken {
   hash: string; // SHA-256 of the secret, hex
   player: PlayerInfo;
   createdAt: string; // ISO 8601
+  bot?: boolean; // its player is a bot (DECISIONS §17); read with the token, not stored with it
 }
 
 export interface TokenStore {
@@ -40,6 +41,10 @@ export interface TokenStore {
    * to the service from its first token on (DECISIONS §16). Undefined for a player never given one.
    */
   knownPlayer(playerId: string): Promise<PlayerInfo | undefined>;
+  /** Makes a player a bot, for good (DECISIONS §17); resolves false when it was one already. */
+  makeBot(playerId: string, since: string): Promise<boolean>;
+  /** The bots among these players. */
+  botsAmong(playerIds: readonly string[]): Promise<string[]>;
 }
 
 /** The SQL of knownPlayer, with `$1` for the player's id (SQLite takes it as `?1`). */
@@ -53,13 +58,22 @@ export interface TokenRow {
   player_id: string;
   display_name: string;
   created_at: string;
+  bot: number | boolean; // SQLite: 0 or 1
 }
 
-export const TOKEN_COLUMNS = 'id, hash, player_id, display_name, created_at';
+export const TOKEN_COLUMNS =
+  'id, hash, player_id, display_name, created_at, ' +
+  'EXISTS (SELECT 1 FROM bots WHERE bots.player_id = player_tokens.player_id) AS bot';
+
+/** The SQL of makeBot and botsAmong (SQLite takes `$n` as `?n`; botsAmong's list differs per adapter). */
+export const BOT_SQL = {
+  insert: 'INSERT INTO bots (player_id, since) VALUES ($1, $2) ON CONFLICT (player_id) DO NOTHING',
+} as const;
 
 export const tokenOf = (row: TokenRow): StoredToken => ({
   id: row.id,
   hash: row.hash,
   player: { id: row.player_id, displayName: row.display_name },
   createdAt: row.created_at,
+  ...(row.bot ? { bot: true } : {}),
 });

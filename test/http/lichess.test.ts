@@ -217,3 +217,64 @@ test("the event stream's gameStart and gameFinish keep the GameFull fields and g
     ['gameFinish', 'aborted', 'aborted'],
   );
 });
+
+test('bots: issued as bots or upgraded, for good; titled BOT; on the Bot API only; listed online with a stream', async (t: TestContext) => {
+  const app = await start(t);
+  const issued = await app.as(SERVICE_TOKEN, {
+    method: 'POST',
+    url: '/api/tokens',
+    payload: { player: { id: 'robo-1', displayName: 'Robo' }, bot: true },
+  });
+  t.assert.equal(issued.statusCode, 201);
+  const robo = { id: 'robo-1', token: json<{ token: string }>(issued).token };
+  const account = json(await app.as(robo.token, '/api/account'));
+  assertLichess('UserExtended', account);
+  t.assert.equal(account.title, 'BOT');
+  for (const id of ['stockfish', 'StockFish']) {
+    const refused = await app.as(SERVICE_TOKEN, {
+      method: 'POST',
+      url: '/api/tokens',
+      payload: { player: { id, displayName: 'Engine' } },
+    });
+    assertError(refused, 'INVALID_BODY', 'player.id');
+  }
+
+  // An upgrade: a new player becomes a bot; one who has played is refused.
+  const [ann, bob, cid] = [await app.player('Ann'), await app.player('Bob'), await app.player('Cid')];
+  ok(t, await post(app, cid.token, '/api/bot/account/upgrade'));
+  ok(t, await post(app, cid.token, '/api/bot/account/upgrade'));
+  t.assert.equal(json(await app.as(cid.token, '/api/account')).title, 'BOT');
+  await challengeGame(app, ann, bob);
+  assertError(await post(app, ann.token, '/api/bot/account/upgrade'), 'FORBIDDEN');
+  t.assert.equal('title' in json(await app.as(ann.token, '/api/account')), false);
+
+  // A game between a bot and a person: the bot moves on the Bot API only, and is titled in gameFull.
+  const res = await post(app, ann.token, `/api/challenge/${robo.id}`, {
+    'clock.limit': 60,
+    'clock.increment': 0,
+    color: 'black',
+  });
+  const gameId = json<{ id: string }>(res).id;
+  ok(t, await post(app, robo.token, `/api/challenge/${gameId}/accept`));
+  assertError(await post(app, robo.token, `/api/board/game/${gameId}/move/e2e4`), 'FORBIDDEN');
+  assertError(await post(app, robo.token, '/api/board/seek', { days: 3 }), 'FORBIDDEN');
+  t.assert.equal((await app.as(robo.token, `/api/board/game/${gameId}`)).statusCode, 200, 'reads are not changes');
+  ok(t, await post(app, robo.token, `/api/bot/game/${gameId}/move/e2e4`));
+  const stream = await app.stream(`/api/bot/game/stream/${gameId}`, robo.token);
+  const [full] = await stream.waitForEvents(1);
+  assertLichess('GameFullEvent', full);
+  t.assert.deepEqual([full.white.title, full.black.title, full.state.moves], ['BOT', null, 'e2e4']);
+
+  // Online: the bots with an event stream open.
+  const none = await app.as(ann.token, '/api/bot/online?nb=10');
+  t.assert.equal(none.statusCode, 200);
+  t.assert.equal(none.body, '');
+  await app.stream('/api/stream/event', robo.token);
+  await app.stream('/api/stream/event', ann.token);
+  const online = (await app.as(ann.token, '/api/bot/online')).body
+    .trim()
+    .split('\n')
+    .map(line => JSON.parse(line));
+  for (const user of online) assertLichess('User', user);
+  t.assert.deepEqual(online, [{ id: 'robo-1', username: 'Robo', title: 'BOT' }]);
+});

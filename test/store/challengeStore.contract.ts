@@ -191,5 +191,32 @@ export function runChallengeStoreContract(
       for (const live of all) await store.revokeToken(live.id);
       t.assert.deepEqual(await store.knownPlayer(dan.id), { id: dan.id, displayName: 'Daniel' });
     });
+
+    test("a bot is a bot for good: every token of its player reads as a bot's, those issued later too", async (t: TestContext) => {
+      const store = await open(t);
+      const [eve, fay] = [player('eve'), player('fay')];
+      const token = (who: { id: string; displayName: string }) => ({
+        id: `tb${fresh()}`,
+        hash: randomBytes(32).toString('hex'),
+        player: who,
+        createdAt: '2026-01-31T12:00:00.000Z',
+      });
+      const before = token(eve);
+      await store.insertToken(before);
+      await store.insertToken(token(fay));
+      t.assert.equal((await store.tokenByHash(before.hash))?.bot, undefined);
+      t.assert.deepEqual(await store.botsAmong([eve.id, fay.id]), []);
+      t.assert.equal(await store.makeBot(eve.id, '2026-01-31T12:00:01.000Z'), true);
+      t.assert.equal(await store.makeBot(eve.id, '2026-01-31T12:00:02.000Z'), false, 'once');
+      const after = token(eve);
+      await store.insertToken(after);
+      t.assert.equal((await store.tokenByHash(before.hash))?.bot, true);
+      t.assert.equal((await store.tokenByHash(after.hash))?.bot, true);
+      t.assert.deepEqual(
+        (await store.listTokens(eve.id)).map(listed => listed.bot),
+        [true, true],
+      );
+      t.assert.deepEqual(await store.botsAmong([fay.id, eve.id, 'nobody']), [eve.id]);
+    });
   });
 }

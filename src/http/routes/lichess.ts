@@ -31,6 +31,8 @@ import { gameFullOf } from '../../domain/views.ts';
 import { OkResponse, ref } from '../../contract/shapes.ts';
 import { GAME_ID_PATTERN, type TakebackAction } from '../../contract/vocabulary.ts';
 import type { GameService } from '../../service/games.ts';
+import type { PlayerTokens } from '../../service/tokens.ts';
+import type { PlayerFeed } from '../../bus/players.ts';
 import { requireGame } from '../requireGame.ts';
 import { errorResponses, operation } from '../schemas.ts';
 import type { StreamDialect, StreamHub } from '../stream.ts';
@@ -39,16 +41,24 @@ import { ndjsonAnswers } from './stream.ts';
 
 export interface LichessRoutesOptions {
   games: GameService;
+  tokens?: PlayerTokens | undefined; // bots (DECISIONS §17); none: no player is a bot
+  players?: PlayerFeed | undefined; // who has an event stream open (the bots online)
   hub: StreamHub;
   maxStreamsPerClient: number;
   clientKey: (request: { ip: string; headers: Record<string, unknown> }) => string;
 }
 
-/** lichess's lines on a game stream: its gameFull, then its gameState for each change. */
-export const LICHESS_DIALECT: StreamDialect = {
-  first: (game, now) => lichessGameFull(game, now),
-  line: change => JSON.stringify(lichessGameState(change.event.state)),
-};
+/** lichess's lines on a game stream: its gameFull (with its players' titles), then its gameState for each change. */
+export function lichessDialect(tokens: PlayerTokens | undefined): StreamDialect {
+  return {
+    first: async (game, now) => {
+      const { white, black } = game.record;
+      const bots = new Set(await (tokens?.botsAmong([white.id, black.id]) ?? []));
+      return lichessGameFull(game, now, id => (bots.has(id) ? 'BOT' : null));
+    },
+    line: change => JSON.stringify(lichessGameState(change.event.state)),
+  };
+}
 
 const GameParams = Type.Object({ gameId: Type.String({ pattern: GAME_ID_PATTERN }) });
 const MoveParams = Type.Object({
@@ -74,7 +84,8 @@ function playerIdOf(actor: Actor): string {
 }
 
 export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fastify, options) => {
-  const { games, hub, clientKey } = options;
+  const { games, hub, clientKey, tokens, players } = options;
+  const dialect = lichessDialect(tokens);
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   acceptForms(app);
   const { startStream } = ndjsonAnswers(hub, options.maxStreamsPerClient);
@@ -102,7 +113,7 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
         const res = startStream(request, reply, client);
         if (!res) return;
         const owner = request.playerTokenHash;
-        await hub.attach(gameId, res, client, () => games.get(gameId), owner, LICHESS_DIALECT);
+        await hub.attach(gameId, res, client, () => games.get(gameId), owner, dialect);
       },
     );
 
@@ -200,6 +211,60 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
       },
     );
   }
+
+  app.post(
+    '/bot/account/upgrade',
+    {
+      ...lichess,
+      schema: operation(
+        'botAccountUpgrade',
+        "Make the token's player a bot, for good (a player who has played no game yet)",
+        {},
+        { 200: ref(OkResponse) },
+        [401, 403, 429],
+        { tag: 'lichess' },
+      ),
+    },
+    async request => {
+      const player = playerIdOf(request.actor);
+      if (!tokens) throw new DomainError('FORBIDDEN', 'bots need player tokens, which this service does not issue');
+      if (request.actor.kind === 'player' && request.actor.bot) return { ok: true as const };
+      const played = await games.list({ player, status: 'all', limit: 1 });
+      if (played.games.length > 0) {
+        throw new DomainError('FORBIDDEN', `${player} has played games already: only a new player can become a bot`);
+      }
+      await tokens.makeBot(player);
+      return { ok: true as const };
+    },
+  );
+
+  app.get(
+    '/bot/online',
+    {
+      ...lichess,
+      schema: {
+        operationId: 'botOnline',
+        summary: 'The bots with an event stream open (NDJSON of lichess users)',
+        tags: ['lichess'],
+        querystring: Type.Object(
+          { nb: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'at most this many' })) },
+          { additionalProperties: true },
+        ),
+        produces: ['application/x-ndjson'],
+        response: { 200: Type.String({ description: 'one lichess User per line' }), ...errorResponses(400, 429) },
+      },
+    },
+    async (request, reply) => {
+      const online = await (tokens?.botsAmong(players?.following() ?? []) ?? []);
+      const known = await Promise.all(online.sort().map(id => tokens!.player(id)));
+      const limit = Math.max(1, Number(request.query.nb ?? 50));
+      const lines = known
+        .filter(player => player !== undefined)
+        .slice(0, limit)
+        .map(player => `${JSON.stringify({ id: player.id, username: player.displayName, title: 'BOT' })}\n`);
+      return reply.type('application/x-ndjson').send(lines.join(''));
+    },
+  );
 
   app.get(
     '/account/playing',

@@ -70,7 +70,8 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
         service,
       ),
     },
-    async (request, reply) => reply.code(201).send(await tokens.issue(request.body.player)),
+    async (request, reply) =>
+      reply.code(201).send(await tokens.issue(request.body.player, { bot: request.body.bot === true })),
   );
 
   app.get(
@@ -131,6 +132,7 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
         player,
         id: player.id,
         username: player.displayName,
+        ...(request.actor.bot ? { title: 'BOT' as const } : {}),
         url: `${origin}/api/board/game?player=${encodeURIComponent(player.id)}`,
       };
     },
