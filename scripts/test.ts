@@ -1,8 +1,9 @@
 /**
  * The project's test suites, in one place:
  *
- * - `unit`: the pure domain, the service, HTTP through `app.inject`, the stores and the bus: no process of its
- *   own, no browser; the loop to run while working (well under a minute).
+ * - `unit`: the pure domain, the service, HTTP through `app.inject`, the stores, the bus, and the engine pool
+ *   against a fake UCI engine (small processes of its own, no server, no browser); the loop to run while working
+ *   (well under a minute).
  * - `system`: real server processes and sockets (streams, shutdown, crash, restart), the cluster, the guards
  *   (fuzzing, limits, memory), the browser, the differential tests against reference programs, and the request
  *   benchmark's A/B mode (two commits built and compared; no figure is timed against a limit).
@@ -25,7 +26,16 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const SUITES = {
-  unit: ['test/domain', 'test/service', 'test/config', 'test/http', 'test/store', 'test/bus', 'test/web'],
+  unit: [
+    'test/domain',
+    'test/service',
+    'test/config',
+    'test/http',
+    'test/store',
+    'test/bus',
+    'test/web',
+    'test/engine',
+  ],
   system: ['test/stream', 'test/guard', 'test/cluster', 'test/browser', 'test/differential', 'test/bench'],
 } as const;
 
