@@ -5,8 +5,9 @@
  *   against a fake UCI engine (small processes of its own, no server, no browser); the loop to run while working
  *   (well under a minute).
  * - `system`: real server processes and sockets (streams, shutdown, crash, restart), the cluster, the guards
- *   (fuzzing, limits, memory), the browser, the differential tests against reference programs, and the request
- *   benchmark's A/B mode (two commits built and compared; no figure is timed against a limit).
+ *   (fuzzing, limits, memory), the browser, the differential tests against reference programs, the request
+ *   benchmark's A/B mode (two commits built and compared; no figure is timed against a limit), and the real
+ *   engines (Stockfish's levels and its clock).
  *
  * `npm test` runs the unit suite with the coverage gate (Node's own coverage; the floors below are the levels
  * reached, to be raised, never lowered), then the system suite. Extra arguments go to `node --test`.
@@ -36,7 +37,15 @@ const SUITES = {
     'test/web',
     'test/engine',
   ],
-  system: ['test/stream', 'test/guard', 'test/cluster', 'test/browser', 'test/differential', 'test/bench'],
+  system: [
+    'test/stream',
+    'test/guard',
+    'test/cluster',
+    'test/browser',
+    'test/differential',
+    'test/bench',
+    'test/engine-system',
+  ],
 } as const;
 
 /**
