@@ -242,6 +242,7 @@ class UciEnginePool implements EnginePool {
         this.options.metrics?.queued(0);
         throw refusal;
       }
+      if (job.settled()) return ''; // aborted while its engine started
       const budget = moveBudgetMs(level, clock, job.position.turn, performance.now() - job.askedAt);
       const plan = planSearch(level, engine.caps, budget);
       try {

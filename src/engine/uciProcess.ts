@@ -141,7 +141,7 @@ export class UciProcess {
     const stop = () => this.write(['stop']);
     signal?.addEventListener('abort', stop, { once: true });
     try {
-      this.write([makeGo(plan)]);
+      this.write(signal?.aborted ? [makeGo(plan), 'stop'] : [makeGo(plan)]);
       const lines: InfoLine[] = [];
       const bestmove = await this.exchange(timeoutMs - (performance.now() - started), line => {
         const info = parseInfo(line);
