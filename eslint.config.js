@@ -8,7 +8,9 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/runtime.mjs'] },
+        projectService: {
+          allowDefaultProject: ['eslint.config.js', 'scripts/runtime.mjs', 'test/engine/fakeEngine.mjs'],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },

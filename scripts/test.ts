@@ -1,11 +1,13 @@
 /**
  * The project's test suites, in one place:
  *
- * - `unit`: the pure domain, the service, HTTP through `app.inject`, the stores and the bus: no process of its
- *   own, no browser; the loop to run while working (well under a minute).
+ * - `unit`: the pure domain, the service, HTTP through `app.inject`, the stores, the bus, and the engine pool
+ *   against a fake UCI engine (small processes of its own, no server, no browser); the loop to run while working
+ *   (well under a minute).
  * - `system`: real server processes and sockets (streams, shutdown, crash, restart), the cluster, the guards
- *   (fuzzing, limits, memory), the browser, the differential tests against reference programs, and the request
- *   benchmark's A/B mode (two commits built and compared; no figure is timed against a limit).
+ *   (fuzzing, limits, memory), the browser, the differential tests against reference programs, the request
+ *   benchmark's A/B mode (two commits built and compared; no figure is timed against a limit), and the real
+ *   engines (Stockfish's levels and its clock).
  *
  * `npm test` runs the unit suite with the coverage gate (Node's own coverage; the floors below are the levels
  * reached, to be raised, never lowered), then the system suite. Extra arguments go to `node --test`.
@@ -25,8 +27,25 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const SUITES = {
-  unit: ['test/domain', 'test/service', 'test/config', 'test/http', 'test/store', 'test/bus', 'test/web'],
-  system: ['test/stream', 'test/guard', 'test/cluster', 'test/browser', 'test/differential', 'test/bench'],
+  unit: [
+    'test/domain',
+    'test/service',
+    'test/config',
+    'test/http',
+    'test/store',
+    'test/bus',
+    'test/web',
+    'test/engine',
+  ],
+  system: [
+    'test/stream',
+    'test/guard',
+    'test/cluster',
+    'test/browser',
+    'test/differential',
+    'test/bench',
+    'test/engine-system',
+  ],
 } as const;
 
 /**

@@ -28,6 +28,8 @@ export interface Config {
   corsOrigins: readonly string[]; // CORS_ORIGINS (comma-separated origins); none = no CORS headers
   trustProxy: boolean | number | readonly string[]; // TRUST_PROXY: whose X-Forwarded-For to believe; false
   challengeTtlS: number; // CHALLENGE_TTL_S: how long a real-time challenge waits for an answer, 3600
+  enginePath: string | undefined; // ENGINE_PATH: a UCI engine binary, e.g. '/usr/games/stockfish'; none = npm stockfish
+  engineWorkers: number; // ENGINE_WORKERS: engine processes, each searching one position at a time; 1
 }
 
 /** The default of every setting with one: the settings read them, and so do the app and the service built without them. */
@@ -46,6 +48,7 @@ export const DEFAULTS = {
   rateLimitMax: 300,
   rateLimitWindowMs: 60_000,
   challengeTtlS: 3600,
+  engineWorkers: 1,
 } as const;
 
 export class ConfigError extends Error {
@@ -108,6 +111,9 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     corsOrigins: readOrigins(env.CORS_ORIGINS ?? '', problems),
     trustProxy: readTrustProxy(env.TRUST_PROXY?.trim() ?? '', problems),
     challengeTtlS: integer('CHALLENGE_TTL_S', DEFAULTS.challengeTtlS, 1, 7 * 86_400),
+    // Not checked here: an engine that cannot run makes the computer opponent unavailable, not the service.
+    enginePath: env.ENGINE_PATH?.trim() || undefined,
+    engineWorkers: integer('ENGINE_WORKERS', DEFAULTS.engineWorkers, 1, 256),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

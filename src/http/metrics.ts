@@ -5,9 +5,11 @@
  * const metrics = createMetrics();
  * metrics.gamesCreated.inc();
  * await metrics.registry.metrics(); // the text served at GET /metrics
+ * createEnginePool({ metrics: engineMetricsHooks(metrics) }); // the engine's searches and restarts
  * ```
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { EngineMetrics } from '../engine/index.ts';
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
@@ -58,5 +60,33 @@ export function createMetrics() {
       buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers,
     }),
+    engineQueued: new Gauge({
+      name: 'engine_searches_queued',
+      help: 'Engine searches waiting for an engine process',
+      registers,
+    }),
+    engineRunning: new Gauge({ name: 'engine_searches_running', help: 'Engine searches running now', registers }),
+    engineSearch: new Histogram({
+      name: 'engine_search_duration_seconds',
+      help: 'Time from asking the engine for a move to its answer (queue and retries included), by level',
+      labelNames: ['level'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.5, 2.5, 5, 10],
+      registers,
+    }),
+    engineRestarts: new Counter({
+      name: 'engine_restarts_total',
+      help: 'Engine processes killed and replaced after a crash, a hang or a wrong answer',
+      registers,
+    }),
+  };
+}
+
+/** The engine pool's hooks onto the app's metrics (`createEnginePool({ metrics })`). */
+export function engineMetricsHooks(metrics: Metrics): EngineMetrics {
+  return {
+    queued: count => metrics.engineQueued.set(count),
+    running: count => metrics.engineRunning.set(count),
+    searched: (level, seconds) => metrics.engineSearch.observe({ level: String(level) }, seconds),
+    restarted: () => metrics.engineRestarts.inc(),
   };
 }

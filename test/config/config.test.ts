@@ -105,6 +105,17 @@ test('CHALLENGE_TTL_S: 3600 by default; whole seconds from 1 to 7 days', (t: Tes
   }
 });
 
+test('ENGINE_PATH: any path, not checked at start; ENGINE_WORKERS: 1 by default, 1 to 256', (t: TestContext) => {
+  t.assert.equal(loadConfig({}).enginePath, undefined);
+  t.assert.equal(loadConfig({ ENGINE_PATH: ' ' }).enginePath, undefined);
+  t.assert.equal(loadConfig({ ENGINE_PATH: '/nonexistent/stockfish' }).enginePath, '/nonexistent/stockfish');
+  t.assert.equal(loadConfig({}).engineWorkers, 1);
+  t.assert.equal(loadConfig({ ENGINE_WORKERS: '4' }).engineWorkers, 4);
+  for (const bad of ['0', '257', '1.5', 'two']) {
+    t.assert.match(problemOf(t, { ENGINE_WORKERS: bad }), /ENGINE_WORKERS must be an integer from 1 to 256/);
+  }
+});
+
 test('CORS_ORIGINS: comma-separated origins, normalized; paths, wildcards and other schemes are refused', (t: TestContext) => {
   t.assert.deepEqual(
     loadConfig({ CORS_ORIGINS: 'https://Chess.Example.org/, http://localhost:5173 ,https://a.example:443' })
