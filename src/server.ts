@@ -11,6 +11,7 @@ import { newGameId } from './service/ids.ts';
 import { PlayerTokens } from './service/tokens.ts';
 import { ChallengeService } from './service/challenges.ts';
 import { SeekService } from './service/seeks.ts';
+import { GamePresence } from './service/presence.ts';
 import { ChangeFeed } from './bus/feed.ts';
 import { ChangeListener } from './bus/postgres.ts';
 import { PlayerFeed } from './bus/players.ts';
@@ -77,10 +78,17 @@ export async function start(config: Config) {
         `seek ${key}: ${String(error)} (try ${failures}${retryInMs === undefined ? ', not retried' : `, again in ${retryInMs} ms`})`,
       ),
   });
+  // Who is at each game, on every instance: a player's game streams keep them present (opponent gone).
+  const presence = new GamePresence({
+    store: opened,
+    now: () => games.now(),
+    onError: error => warn(`presence: ${String(error)}`),
+  });
   const app = await buildApp({
     games,
     challenges,
     seeks,
+    presence,
     store,
     bus: feed,
     players,
@@ -139,6 +147,7 @@ export async function start(config: Config) {
       games.close();
       challenges.close();
       seeks.close();
+      presence.close();
       await listener?.close();
       await feed.close();
       await store.close();

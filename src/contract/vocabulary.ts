@@ -23,6 +23,7 @@ export const GAME_STATUSES = [
   'insufficientMaterial',
   'outOfTime',
   'aborted',
+  'timeout',
 ] as const;
 export type GameStatus = (typeof GAME_STATUSES)[number];
 
@@ -35,6 +36,7 @@ export const ENDED_STATUSES: ReadonlySet<GameStatus> = new Set([
   'insufficientMaterial',
   'outOfTime',
   'aborted',
+  'timeout',
 ]);
 
 export const MOVE_TYPES = ['normal', 'capture', 'castleKingside', 'castleQueenside', 'enPassant', 'promotion'] as const;

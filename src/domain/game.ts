@@ -29,7 +29,8 @@ export type FinalResult =
   | { kind: 'drawAgreed' }
   | { kind: 'drawClaimed' }
   | { kind: 'outOfTime'; winner: Color | null } // null: the side left had no mating material
-  | { kind: 'aborted' };
+  | { kind: 'aborted' }
+  | { kind: 'timeout'; winner: Color }; // claimed after the opponent left the game (DECISIONS §17)
 
 /** What is stored: everything else is derived from it. */
 export interface GameRecord {

@@ -70,6 +70,7 @@ const STATUS_NAMES: Record<GameStatus, LichessStatus> = {
   insufficientMaterial: 'draw',
   outOfTime: 'outoftime',
   aborted: 'aborted',
+  timeout: 'timeout',
 };
 
 /** lichess's status ids (GameStatusId), by name. */

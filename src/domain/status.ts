@@ -40,12 +40,13 @@ const FINAL_STATUS: Record<FinalResult['kind'], GameStatus> = {
   drawClaimed: 'draw',
   outOfTime: 'outOfTime',
   aborted: 'aborted',
+  timeout: 'timeout',
 };
 
 export function winnerOf(game: Game): Color | null {
   if (game.positionEnd === 'checkmate') return opposite(game.pos.turn);
   const result = game.record.result;
-  if (result?.kind === 'resign' || result?.kind === 'outOfTime') return result.winner;
+  if (result?.kind === 'resign' || result?.kind === 'outOfTime' || result?.kind === 'timeout') return result.winner;
   return null;
 }
 

@@ -334,3 +334,40 @@ function must(result: Result<Change>): Change {
   if (!result.ok) throw result.error;
   return result.value;
 }
+
+/** A player with no open stream of a real-time game this long is gone (DECISIONS §17). */
+export const OPPONENT_GONE_MS = 10_000;
+/** How long after going a gone opponent's game may be claimed. */
+export const CLAIM_AFTER_GONE_MS = 20_000;
+
+/**
+ * DECISIONS §17: in a real-time game whose opponent has been gone (no open stream of the game) since `goneSince`
+ * for OPPONENT_GONE_MS and then CLAIM_AFTER_GONE_MS, a player claims the game: as a win (`timeout`), or as a draw.
+ * `goneSince` is when the opponent's last stream closed (or the game started), undefined while they are there.
+ */
+export function claimOpponentGone(
+  game: Game,
+  claim: 'victory' | 'draw',
+  actor: Actor,
+  goneSince: number | undefined,
+  at?: number,
+): Result<Change> {
+  const now = timeOf(game, at);
+  const over = closed(game, now);
+  if (over) return over;
+  const sides = sidesOf(game.record, actor);
+  if (sides.length !== 1) {
+    return err(new DomainError('NOT_A_PLAYER', 'only one of the two players can claim that the other has left'));
+  }
+  const control = game.record.clock?.control;
+  if (!control || 'daysPerMove' in control) {
+    return err(new DomainError('CLAIM_NOT_AVAILABLE', 'only a real-time game can be claimed when the opponent leaves'));
+  }
+  const claimableAt = goneSince === undefined ? undefined : goneSince + OPPONENT_GONE_MS + CLAIM_AFTER_GONE_MS;
+  if (claimableAt === undefined || now < claimableAt) {
+    const wait =
+      claimableAt === undefined ? 'the opponent is connected' : `wait ${Math.ceil((claimableAt - now) / 1000)} s`;
+    return err(new DomainError('CLAIM_NOT_AVAILABLE', `the opponent has not been gone long enough: ${wait}`));
+  }
+  return ended(game, claim === 'victory' ? { kind: 'timeout', winner: sides[0]! } : { kind: 'drawClaimed' }, now);
+}

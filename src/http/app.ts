@@ -34,6 +34,7 @@ import { challengeRoutes } from './routes/challenges.ts';
 import { seekRoutes } from './routes/seeks.ts';
 import { lichessRoutes } from './routes/lichess.ts';
 import type { SeekService } from '../service/seeks.ts';
+import type { GamePresence } from '../service/presence.ts';
 import { SEEK_SCHEMAS } from '../contract/seeks.ts';
 import type { ChallengeService } from '../service/challenges.ts';
 import { CHALLENGE_SCHEMAS } from '../contract/challenges.ts';
@@ -60,6 +61,7 @@ export interface AppDeps {
   playerTokens?: PlayerTokens; // player tokens (DECISIONS §13); absent = none, and no token endpoints
   challenges?: ChallengeService; // challenges (DECISIONS §16); absent = no challenge endpoints
   seeks?: SeekService; // seeks (DECISIONS §16); absent = no seek endpoints
+  presence?: GamePresence; // who is at a game (DECISIONS §17, opponent gone); absent = nobody is ever gone
   rateLimit?: RateLimitSettings; // /api/ requests per window per client; absent or max 0 = no limit
   corsOrigins?: readonly string[]; // origins allowed to call the API from a browser; none = no CORS headers
   trustProxy?: boolean | number | readonly string[]; // whose X-Forwarded-For gives the client address; false
@@ -314,6 +316,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     games: deps.games,
     players: deps.players,
     challenges: deps.challenges,
+    presence: deps.presence,
     hub,
     maxStreamsPerClient,
     clientKey,
@@ -333,6 +336,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     games: deps.games,
     tokens: deps.playerTokens,
     players: deps.players,
+    presence: deps.presence,
     hub,
     maxStreamsPerClient,
     clientKey,

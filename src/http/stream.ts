@@ -124,7 +124,8 @@ export class StreamHub {
   /**
    * Starts streaming a game on a response whose head is written: the snapshot as `gameFull`, then every
    * change after the snapshot's version, which the bus guarantees once each and in order. `owner`: the hash of the
-   * player token the stream was opened with, if any (see endOwnedBy).
+   * player token the stream was opened with, if any (see endOwnedBy). `dialect`: the shape of the lines (the seed's by
+   * default); `follow`: lines from elsewhere (the opponent's presence), sent after the first one, until it closes.
    */
   attach(
     gameId: string,
@@ -133,6 +134,7 @@ export class StreamHub {
     snapshot: () => Promise<Game>,
     owner?: string,
     dialect: StreamDialect = SEED_DIALECT,
+    follow?: (send: (line: object) => void) => () => void,
   ): Promise<void> {
     return this.open(res, client, owner, async stream => {
       const game = await snapshot();
@@ -151,6 +153,15 @@ export class StreamHub {
             streamErrorLine('RESYNC_REQUIRED', 'changes of this game were missed: open the stream again'),
           ),
       );
+      // Lines from elsewhere than the game's changes (the opponent's presence), after the first line.
+      if (follow) {
+        const offChanges = stream.unsubscribe;
+        const offFollow = follow(line => this.enqueue(stream, frame(Buffer.from(`${JSON.stringify(line)}\n`))));
+        stream.unsubscribe = () => {
+          offChanges();
+          offFollow();
+        };
+      }
     });
   }
 

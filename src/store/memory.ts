@@ -19,9 +19,10 @@ import { byAge, type ChallengeStore, type InsertedChallenge } from './challenges
 import type { Challenge } from '../domain/challenge.ts';
 import { bySeekAge, type Seek } from '../domain/seek.ts';
 import type { SeekStore } from './seeks.ts';
+import type { PresenceKey, PresenceStore, SeenAt } from './presence.ts';
 import type { PlayerInfo } from '../contract/shapes.ts';
 
-export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore, SeekStore {
+export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore, SeekStore, PresenceStore {
   private readonly games = new Map<string, string>();
   private readonly deadlines = new Map<string, number>();
   private readonly order = new Map<string, { seq: number; ended: boolean }>();
@@ -32,6 +33,7 @@ export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore, S
   private readonly challenges = new Map<string, string>(); // JSON, so that no caller shares a stored object
   private readonly seeks = new Map<string, string>(); // JSON, as the challenges
   private readonly bots = new Set<string>();
+  private readonly presence = new Map<string, SeenAt & { instanceId: string }>(); // by game, player and instance
 
   create(record: GameRecord, index: GameIndex = NO_INDEX): Promise<boolean> {
     if (this.games.has(record.id)) return Promise.resolve(false);
@@ -147,6 +149,35 @@ export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore, S
 
   private withBot(token: StoredToken): StoredToken {
     return this.bots.has(token.player.id) ? { ...token, bot: true } : token;
+  }
+
+  markPresent(keys: readonly PresenceKey[], instanceId: string, until: number): Promise<void> {
+    for (const key of keys) this.seen(key, instanceId, until);
+    return Promise.resolve();
+  }
+
+  markLeft(key: PresenceKey, instanceId: string, at: number): Promise<void> {
+    this.seen(key, instanceId, at);
+    return Promise.resolve();
+  }
+
+  private seen({ gameId, playerId }: PresenceKey, instanceId: string, until: number): void {
+    this.presence.set(`${gameId}\u0000${playerId}\u0000${instanceId}`, { gameId, playerId, instanceId, until });
+  }
+
+  lastSeen(gameIds: readonly string[]): Promise<SeenAt[]> {
+    const latest = new Map<string, SeenAt>();
+    for (const { gameId, playerId, until } of this.presence.values()) {
+      if (!gameIds.includes(gameId)) continue;
+      const key = `${gameId}\u0000${playerId}`;
+      if ((latest.get(key)?.until ?? -Infinity) < until) latest.set(key, { gameId, playerId, until });
+    }
+    return Promise.resolve([...latest.values()]);
+  }
+
+  prunePresence(before: number): Promise<void> {
+    for (const [key, row] of this.presence) if (row.until < before) this.presence.delete(key);
+    return Promise.resolve();
   }
 
   makeBot(playerId: string, _since: string): Promise<boolean> {

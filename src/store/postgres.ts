@@ -48,6 +48,7 @@ import { KNOWN_PLAYER_SQL } from './tokens.ts';
 import type { Challenge } from '../domain/challenge.ts';
 import type { Seek } from '../domain/seek.ts';
 import { pairColumns, SEEK_SQL, seekColumns, seekOf, type SeekRow, type SeekStore } from './seeks.ts';
+import { PRESENCE_SQL, seenOf, type PresenceKey, type PresenceStore, type SeenAt, type SeenRow } from './presence.ts';
 import type { PlayerInfo } from '../contract/shapes.ts';
 
 /** A games row as the store reads it: its columns and its line (the moves rows, as JSON `[[uci, clock], ...]`). */
@@ -91,7 +92,7 @@ export interface PostgresOptions {
   onError?: (error: Error) => void; // errors of idle connections, for the log
 }
 
-export class PostgresGameStore implements GameStore, TokenStore, ChallengeStore, SeekStore {
+export class PostgresGameStore implements GameStore, TokenStore, ChallengeStore, SeekStore, PresenceStore {
   private updates = 0;
 
   private readonly writes: PostgresWrites;
@@ -413,6 +414,42 @@ export class PostgresGameStore implements GameStore, TokenStore, ChallengeStore,
 
   seeksWithoutGame(since: number): Promise<Seek[]> {
     return this.run(async () => (await this.pool.query<SeekRow>(SEEK_SQL.withoutGame, [since])).rows.map(seekOf));
+  }
+
+  markPresent(keys: readonly PresenceKey[], instanceId: string, until: number): Promise<void> {
+    if (keys.length === 0) return Promise.resolve();
+    return this.run(async () => {
+      await this.pool.query(
+        'INSERT INTO game_presence (game_id, player_id, instance_id, open, until) ' +
+          'SELECT g, p, $3, 1, $4 FROM unnest($1::text[], $2::text[]) AS k(g, p) ' +
+          'ON CONFLICT (game_id, player_id, instance_id) DO UPDATE SET open = 1, until = excluded.until',
+        [keys.map(key => key.gameId), keys.map(key => key.playerId), instanceId, until],
+      );
+    });
+  }
+
+  markLeft({ gameId, playerId }: PresenceKey, instanceId: string, at: number): Promise<void> {
+    return this.run(async () => {
+      await this.pool.query(PRESENCE_SQL.left, [gameId, playerId, instanceId, at]);
+    });
+  }
+
+  lastSeen(gameIds: readonly string[]): Promise<SeenAt[]> {
+    return this.run(async () =>
+      (
+        await this.pool.query<SeenRow>(
+          'SELECT game_id, player_id, max(until) AS until FROM game_presence WHERE game_id = ANY($1) ' +
+            'GROUP BY game_id, player_id',
+          [[...gameIds]],
+        )
+      ).rows.map(seenOf),
+    );
+  }
+
+  prunePresence(before: number): Promise<void> {
+    return this.run(async () => {
+      await this.pool.query(PRESENCE_SQL.prune, [before]);
+    });
   }
 
   secret(): Promise<string> {

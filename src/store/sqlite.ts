@@ -64,7 +64,13 @@ import {
 } from './sqliteStatements.ts';
 import { dataOf } from './rows.ts';
 import { byAge, challengeColumns, challengeOf, type ChallengeStore, type InsertedChallenge } from './challenges.ts';
-import { params, prepareChallengeStatements, prepareSeekStatements } from './sqliteChallenges.ts';
+import {
+  params,
+  prepareChallengeStatements,
+  preparePresenceStatements,
+  prepareSeekStatements,
+} from './sqliteChallenges.ts';
+import { seenOf, type PresenceKey, type PresenceStore, type SeenAt } from './presence.ts';
 import { pairColumns, seekColumns, seekOf, type SeekStore } from './seeks.ts';
 import type { Seek } from '../domain/seek.ts';
 import type { Challenge } from '../domain/challenge.ts';
@@ -102,12 +108,13 @@ interface Pending {
   logged?: { gameId: string; version: number; json: string }; // logged once the write commits and saved
 }
 
-export class SqliteGameStore implements GameStore, TokenStore, ChallengeStore, SeekStore {
+export class SqliteGameStore implements GameStore, TokenStore, ChallengeStore, SeekStore, PresenceStore {
   private db!: Database.Database;
   private games!: ReturnType<typeof prepareGameStatements>;
   private tokenStmts!: ReturnType<typeof prepareTokenStatements>;
   private challengeStmts!: ReturnType<typeof prepareChallengeStatements>;
   private seekStmts!: ReturnType<typeof prepareSeekStatements>;
+  private presenceStmts!: ReturnType<typeof preparePresenceStatements>;
   /** The highest seq given so far: the next write in the current transaction gives its game the one after it. */
   private seq = 0;
   private batchTx!: Database.Transaction<(writes: Pending[]) => boolean[]>;
@@ -144,6 +151,7 @@ export class SqliteGameStore implements GameStore, TokenStore, ChallengeStore, S
     this.tokenStmts = prepareTokenStatements(db);
     this.challengeStmts = prepareChallengeStatements(db);
     this.seekStmts = prepareSeekStatements(db);
+    this.presenceStmts = preparePresenceStatements(db);
     // Each transaction numbers its writes from the highest seq committed, by this connection or another. Only
     // another connection's commit can make it higher than the one this connection last gave (a rolled-back
     // transaction leaves a gap, which the order does not mind), and SQLite's data_version tells whether another
@@ -472,6 +480,27 @@ export class SqliteGameStore implements GameStore, TokenStore, ChallengeStore, S
 
   seeksWithoutGame(since: number): Promise<Seek[]> {
     return this.read(() => this.seekStmts.withoutGame.all(params([since])).map(seekOf));
+  }
+
+  markPresent(keys: readonly PresenceKey[], instanceId: string, until: number): Promise<void> {
+    const rows = keys.map(({ gameId, playerId }) => params([gameId, playerId, instanceId, until]));
+    return this.enqueue(() => {
+      for (const row of rows) this.presenceStmts.present.run(row);
+      return true;
+    }).then(() => undefined);
+  }
+
+  markLeft({ gameId, playerId }: PresenceKey, instanceId: string, at: number): Promise<void> {
+    const row = params([gameId, playerId, instanceId, at]);
+    return this.enqueue(() => this.presenceStmts.left.run(row).changes === 1).then(() => undefined);
+  }
+
+  lastSeen(gameIds: readonly string[]): Promise<SeenAt[]> {
+    return this.read(() => this.presenceStmts.lastSeen.all(JSON.stringify(gameIds)).map(seenOf));
+  }
+
+  prunePresence(before: number): Promise<void> {
+    return this.enqueue(() => this.presenceStmts.prune.run(params([before])).changes > 0).then(() => undefined);
   }
 
   secret(): Promise<string> {

@@ -10,6 +10,7 @@
 import type Database from 'better-sqlite3';
 import { CHALLENGE_SQL, type ChallengeRow } from './challenges.ts';
 import { SEEK_SQL, type SeekRow } from './seeks.ts';
+import { PRESENCE_SQL, type SeenRow } from './presence.ts';
 import { KNOWN_PLAYER_SQL } from './tokens.ts';
 
 type Params = Record<string, unknown>;
@@ -44,5 +45,17 @@ export function prepareSeekStatements(db: Database.Database) {
       "UPDATE seeks SET alive_until = @p2 WHERE status = 'open' AND id IN (SELECT value FROM json_each(@p1))",
     ),
     withoutGame: db.prepare<[Params], SeekRow>(named(SEEK_SQL.withoutGame)),
+  };
+}
+
+export function preparePresenceStatements(db: Database.Database) {
+  return {
+    present: db.prepare<[Params]>(named(PRESENCE_SQL.present)),
+    left: db.prepare<[Params]>(named(PRESENCE_SQL.left)),
+    lastSeen: db.prepare<[string], SeenRow>(
+      'SELECT game_id, player_id, max(until) AS until FROM game_presence ' +
+        'WHERE game_id IN (SELECT value FROM json_each(?)) GROUP BY game_id, player_id',
+    ),
+    prune: db.prepare<[Params]>(named(PRESENCE_SQL.prune)),
   };
 }

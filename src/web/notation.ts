@@ -95,6 +95,7 @@ export function describe(state: GameState): StatusWords {
     insufficientMaterial: 'Insufficient material',
     outOfTime: 'Out of time',
     aborted: 'Aborted',
+    timeout: `${colorName(state.winner ? otherColor(state.winner) : state.turn)} left the game`,
   };
   const result = winner ? `${winner} wins` : state.status === 'aborted' ? 'No result' : ended ? 'Draw' : '';
   return {

@@ -15,7 +15,8 @@ import {
 } from '../../src/domain/lichess.ts';
 import { gameFromFen, newGame, type Game } from '../../src/domain/game.ts';
 import { playerActor, SERVICE } from '../../src/domain/seats.ts';
-import { drawAction, makeMove, takebackAction } from '../../src/domain/transitions.ts';
+import { claimOpponentGone, drawAction, makeMove, takebackAction } from '../../src/domain/transitions.ts';
+import { statusOf, winnerOf } from '../../src/domain/status.ts';
 import { gameStateOf } from '../../src/domain/views.ts';
 import { assertLichess } from '../helpers/lichess.ts';
 
@@ -37,6 +38,7 @@ test("every seed status has lichess's name: mate, outoftime, draw for every draw
     insufficientMaterial: 'draw',
     outOfTime: 'outoftime',
     aborted: 'aborted',
+    timeout: 'timeout',
   });
 });
 
@@ -130,4 +132,36 @@ test("lichess's promotion: a pawn's move to the last rank without a piece is a q
   t.assert.equal(withQueenPromotion(position, 'e1e2'), 'e1e2');
   t.assert.equal(withQueenPromotion(position, 'a2a1'), 'a2a1q', 'a black pawn on its last rank too');
   t.assert.equal(withQueenPromotion(position, 'h7h8'), 'h7h8', 'no pawn there');
+});
+
+test('claims after the opponent left: a real-time game, a player, 30 s gone; a win is timeout, a draw is draw', (t: TestContext) => {
+  const timed = newGame({
+    id: 'AbCd1234',
+    createdAt: '2026-01-31T12:00:00.000Z',
+    white: ANN,
+    black: BOB,
+    clock: { initial: 300_000, increment: 0 },
+  });
+  const start = Date.parse('2026-01-31T12:00:00.000Z');
+  const played = after(
+    timed,
+    g => makeMove(g, 'e2e4', playerActor(ANN), start + 1000),
+    g => makeMove(g, 'e7e5', playerActor(BOB), start + 2000),
+  );
+  const [ann, bob] = [playerActor(ANN), playerActor(BOB)];
+  const claim = (game: Game, kind: 'victory' | 'draw', actor: typeof ann, since: number | undefined, at: number) => {
+    const result = claimOpponentGone(game, kind, actor, since, at);
+    return result.ok ? statusOf(result.value.game) : result.error.code;
+  };
+  const gone = start + 5000;
+  t.assert.equal(claim(played, 'victory', ann, undefined, gone + 60_000), 'CLAIM_NOT_AVAILABLE', 'still there');
+  t.assert.equal(claim(played, 'victory', ann, gone, gone + 29_999), 'CLAIM_NOT_AVAILABLE', 'too soon');
+  t.assert.equal(claim(played, 'victory', ann, gone, gone + 30_000), 'timeout');
+  t.assert.equal(claim(played, 'draw', ann, gone, gone + 30_000), 'draw');
+  t.assert.equal(claim(played, 'victory', SERVICE, gone, gone + 30_000), 'NOT_A_PLAYER', 'both sides');
+  const won = claimOpponentGone(played, 'victory', bob, gone, gone + 30_000);
+  if (!won.ok) throw won.error;
+  t.assert.equal(winnerOf(won.value.game), 'black');
+  t.assert.equal(claim(won.value.game, 'victory', ann, gone, gone + 31_000), 'GAME_OVER');
+  t.assert.equal(claim(game(), 'victory', ann, 0, Date.now()), 'CLAIM_NOT_AVAILABLE', 'an untimed game');
 });

@@ -20,6 +20,8 @@ import { ChallengeService } from '../../src/service/challenges.ts';
 import type { ChallengeStore } from '../../src/store/challenges.ts';
 import { SeekService } from '../../src/service/seeks.ts';
 import type { SeekStore } from '../../src/store/seeks.ts';
+import { GamePresence } from '../../src/service/presence.ts';
+import type { PresenceStore } from '../../src/store/presence.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -29,6 +31,7 @@ export interface TestApp {
   players: PlayerFeed;
   challenges: ChallengeService | undefined; // when the store keeps challenges
   seeks: SeekService | undefined; // when the store keeps seeks
+  presence: GamePresence | undefined; // when the store keeps presence
 }
 
 /** The token store of a test's store: the store itself when it keeps tokens, else one in memory. */
@@ -51,6 +54,10 @@ export interface TestAppOptions {
   challengeTtlMs?: number;
   /** How long a real-time seek lives without renewal; LEASE_MS by default. */
   seekLeaseMs?: number;
+  /** How often opponents' presence is read for the lichess streams (200 ms in tests). */
+  presenceTickMs?: number;
+  /** The service's time (ms since the epoch); the real time by default. */
+  now?: () => number;
 }
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -62,7 +69,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     bus,
     players,
     newId: newGameId,
-    clock: () => new Date(),
+    clock: options.now ? () => new Date(options.now!()) : () => new Date(),
     sharedStore: options.sharedStore ?? false,
   });
   const { publicUrl, tokens, rateLimit, corsOrigins, logger, trustProxy } = options;
@@ -79,10 +86,15 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     });
   const seekStore = 'insertSeek' in store ? (store as GameStore & SeekStore) : undefined;
   const seeks = seekStore && new SeekService({ store: seekStore, games, leaseMs: options.seekLeaseMs });
+  const presenceStore = 'lastSeen' in store ? (store as GameStore & PresenceStore) : undefined;
+  const presence =
+    presenceStore &&
+    new GamePresence({ store: presenceStore, now: () => games.now(), tickMs: options.presenceTickMs ?? 200 });
   const app = await buildApp({
     games,
     challenges,
     seeks,
+    presence,
     store,
     bus,
     players,
@@ -97,8 +109,9 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   app.addHook('onClose', () => {
     challenges?.close();
     seeks?.close();
+    presence?.close();
   });
-  return { app, store, games, playerTokens, players, challenges, seeks };
+  return { app, store, games, playerTokens, players, challenges, seeks, presence };
 }
 
 /**

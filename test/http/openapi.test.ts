@@ -129,7 +129,7 @@ test('GET /openapi.json: parameters, request bodies and schemas match the spec',
   t.assert.deepEqual(required('ApiError'), ['code', 'message']);
   t.assert.deepEqual(required('ImportFenRequest'), ['fen']);
   t.assert.deepEqual(required('ImportPgnRequest'), ['pgn']);
-  // The spec's ten, and the two of clocked games (DECISIONS §14).
+  // The spec's ten, the two of clocked games (DECISIONS §14), and a claim after the opponent left (§17).
   t.assert.deepEqual([...schemas.GameStatus.enum].sort(), [
     'aborted',
     'check',
@@ -143,6 +143,7 @@ test('GET /openapi.json: parameters, request bodies and schemas match the spec',
     'resign',
     'stalemate',
     'started',
+    'timeout',
   ]);
   t.assert.deepEqual([...schemas.LegalMove.properties.moveType.enum].sort(), [
     'capture',

@@ -26,7 +26,7 @@ import {
   withQueenPromotion,
 } from '../../domain/lichess.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { abort, drawAction, makeMove, resign, takebackAction } from '../../domain/transitions.ts';
+import { abort, claimOpponentGone, drawAction, makeMove, resign, takebackAction } from '../../domain/transitions.ts';
 import { gameFullOf } from '../../domain/views.ts';
 import { OkResponse, ref } from '../../contract/shapes.ts';
 import { GAME_ID_PATTERN, type TakebackAction } from '../../contract/vocabulary.ts';
@@ -37,12 +37,14 @@ import { requireGame } from '../requireGame.ts';
 import { errorResponses, operation } from '../schemas.ts';
 import type { StreamDialect, StreamHub } from '../stream.ts';
 import { acceptForms } from './challenges.ts';
-import { ndjsonAnswers } from './stream.ts';
+import { keepPresent, ndjsonAnswers } from './stream.ts';
+import type { GamePresence } from '../../service/presence.ts';
 
 export interface LichessRoutesOptions {
   games: GameService;
   tokens?: PlayerTokens | undefined; // bots (DECISIONS §17); none: no player is a bot
   players?: PlayerFeed | undefined; // who has an event stream open (the bots online)
+  presence?: GamePresence | undefined; // who is at a game (opponent gone, claims)
   hub: StreamHub;
   maxStreamsPerClient: number;
   clientKey: (request: { ip: string; headers: Record<string, unknown> }) => string;
@@ -84,7 +86,7 @@ function playerIdOf(actor: Actor): string {
 }
 
 export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fastify, options) => {
-  const { games, hub, clientKey, tokens, players } = options;
+  const { games, hub, clientKey, tokens, players, presence } = options;
   const dialect = lichessDialect(tokens);
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   acceptForms(app);
@@ -110,10 +112,26 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
       async (request, reply) => {
         const { gameId } = request.params;
         const client = clientKey(request);
+        const game = await games.get(gameId);
         const res = startStream(request, reply, client);
         if (!res) return;
         const owner = request.playerTokenHash;
-        await hub.attach(gameId, res, client, () => games.get(gameId), owner, dialect);
+        // A player's stream keeps them present, and tells them of their opponent's going (a real-time game's).
+        const playerId = keepPresent(presence, game, request.actor, res);
+        const control = game.record.clock?.control;
+        const follow =
+          presence && playerId !== undefined && control && !('daysPerMove' in control)
+            ? (send: (line: object) => void) =>
+                presence.watch(
+                  {
+                    gameId,
+                    opponentId: game.record.white.id === playerId ? game.record.black.id : game.record.white.id,
+                    startedAt: Date.parse(game.record.createdAt),
+                  },
+                  send,
+                )
+            : undefined;
+        await hub.attach(gameId, res, client, () => games.get(gameId), owner, dialect, follow);
       },
     );
 
@@ -152,6 +170,38 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
           },
         );
       }
+    }
+  }
+
+  // Claims after the opponent left (DECISIONS §17): a win (status timeout) or a draw.
+  for (const prefix of ['board', 'bot'] as const) {
+    for (const claim of ['victory', 'draw'] as const) {
+      app.post(
+        `/${prefix}/game/:gameId/claim-${claim}`,
+        {
+          ...lichess,
+          preValidation: gameExists,
+          schema: operation(
+            `${prefix}Claim${claim === 'victory' ? 'Victory' : 'Draw'}`,
+            `Claim the game as a ${claim === 'victory' ? 'win' : 'draw'}: the opponent left a real-time game 30 s ago`,
+            { params: GameParams },
+            { 200: ref(OkResponse) },
+            [400, 401, 403, 404, 429],
+            { tag: 'lichess' },
+          ),
+        },
+        async request => {
+          const { gameId } = request.params;
+          const { actor } = request;
+          const game = await games.get(gameId);
+          const { white, black } = game.record;
+          const me = actor.kind === 'player' ? actor.player.id : undefined;
+          const opponent = me === white.id ? black.id : me === black.id ? white.id : undefined;
+          const since = opponent !== undefined && presence ? await presence.goneSince(game, opponent) : undefined;
+          await games.change(gameId, (current, now) => claimOpponentGone(current, claim, actor, since, now));
+          return { ok: true as const };
+        },
+      );
     }
   }
 

@@ -17,8 +17,11 @@ import { gameFullOf } from '../../domain/views.ts';
 import { gameEventInfoOf } from '../../domain/lichess.ts';
 import type { GameService } from '../../service/games.ts';
 import type { ChallengeService } from '../../service/challenges.ts';
+import type { GamePresence } from '../../service/presence.ts';
+import type { Actor } from '../../domain/seats.ts';
+import type { Game } from '../../domain/game.ts';
 import type { ChallengeLine } from '../../contract/challenges.ts';
-import { requireGame } from '../requireGame.ts';
+import { foundGame, requireGame } from '../requireGame.ts';
 import { GameIdParams, errorResponses } from '../schemas.ts';
 import type { StreamHub } from '../stream.ts';
 
@@ -27,6 +30,7 @@ export interface StreamRoutesOptions {
   hub: StreamHub;
   players: PlayerFeed | undefined; // games starting and ending; none: no player event streams
   challenges?: ChallengeService | undefined; // the player's pending challenges, sent when a stream opens
+  presence?: GamePresence | undefined; // a player's game streams keep them present at the game (opponent gone)
   maxStreamsPerClient: number; // 0 = no limit
   clientKey: (request: { ip: string; headers: Record<string, unknown> }) => string;
 }
@@ -49,6 +53,24 @@ const EventQuery = Type.Object({
  * with Retry-After), `startStream` does so too and then writes the head, answering the response to write the lines
  * to (undefined for HEAD, which gets the head only).
  */
+/**
+ * A stream of a game opened by one of its players keeps that player present at the game while it is open (DECISIONS
+ * §17, opponent gone); the player's id, or undefined for a stream of no player of the game.
+ */
+export function keepPresent(
+  presence: GamePresence | undefined,
+  game: Game,
+  actor: Actor,
+  res: ServerResponse,
+): string | undefined {
+  if (actor.kind !== 'player') return undefined;
+  const { white, black, id } = game.record;
+  const playerId = actor.player.id;
+  if (white.id !== playerId && black.id !== playerId) return undefined;
+  if (presence && !res.closed) res.once('close', presence.open(id, playerId));
+  return playerId;
+}
+
 export function ndjsonAnswers(hub: StreamHub, maxStreamsPerClient: number) {
   const refuseOverCap = (reply: FastifyReply, client: string): void => {
     if (maxStreamsPerClient > 0 && hub.streamsOf(client) >= maxStreamsPerClient) {
@@ -80,7 +102,7 @@ export function ndjsonAnswers(hub: StreamHub, maxStreamsPerClient: number) {
 }
 
 export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fastify, options) => {
-  const { games, hub, players, challenges, maxStreamsPerClient, clientKey } = options;
+  const { games, hub, players, challenges, maxStreamsPerClient, clientKey, presence } = options;
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   const { startStream } = ndjsonAnswers(hub, maxStreamsPerClient);
@@ -110,6 +132,7 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
       if (!res) return;
       request.log.info({ gameId }, 'stream opened');
       res.once('close', () => request.log.info({ gameId }, 'stream closed'));
+      keepPresent(presence, foundGame(request), request.actor, res);
       await hub.attach(gameId, res, client, () => games.get(gameId), request.playerTokenHash);
     },
   );
