@@ -88,6 +88,12 @@ const STATUS_IDS: Record<LichessStatus, number> = {
 
 export const lichessStatus = (status: GameStatus): LichessStatus => STATUS_NAMES[status];
 
+/** lichess's GameStatus object (`{id, name}`) of a seed status. */
+export function lichessStatusObject(status: GameStatus): { id: number; name: LichessStatus } {
+  const name = STATUS_NAMES[status];
+  return { id: STATUS_IDS[name], name };
+}
+
 /** What lichess sends as the times of a game without a clock. */
 export const NO_CLOCK_MS = 2_147_483_647;
 

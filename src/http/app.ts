@@ -35,6 +35,8 @@ import { seekRoutes } from './routes/seeks.ts';
 import { lichessRoutes } from './routes/lichess.ts';
 import type { SeekService } from '../service/seeks.ts';
 import type { GamePresence } from '../service/presence.ts';
+import type { EnginePool } from '../engine/index.ts';
+import { aiRoutes } from './routes/ai.ts';
 import { SEEK_SCHEMAS } from '../contract/seeks.ts';
 import type { ChallengeService } from '../service/challenges.ts';
 import { CHALLENGE_SCHEMAS } from '../contract/challenges.ts';
@@ -62,6 +64,7 @@ export interface AppDeps {
   challenges?: ChallengeService; // challenges (DECISIONS §16); absent = no challenge endpoints
   seeks?: SeekService; // seeks (DECISIONS §16); absent = no seek endpoints
   presence?: GamePresence; // who is at a game (DECISIONS §17, opponent gone); absent = nobody is ever gone
+  engine?: EnginePool; // the computer opponent (DECISIONS §18); absent = no POST /api/challenge/ai
   rateLimit?: RateLimitSettings; // /api/ requests per window per client; absent or max 0 = no limit
   corsOrigins?: readonly string[]; // origins allowed to call the API from a browser; none = no CORS headers
   trustProxy?: boolean | number | readonly string[]; // whose X-Forwarded-For gives the client address; false
@@ -343,6 +346,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   if (deps.seeks)
     await app.register(seekRoutes, { prefix: '/api', seeks: deps.seeks, hub, maxStreamsPerClient, clientKey });
+  if (deps.engine) await app.register(aiRoutes, { prefix: '/api', games: deps.games, engine: deps.engine });
   await app.register(boardRoutes); // GET /, /game/:gameId and /assets/: the board page (dist/web)
   return app;
 }

@@ -20,9 +20,12 @@ import type { Challenge } from '../domain/challenge.ts';
 import { bySeekAge, type Seek } from '../domain/seek.ts';
 import type { SeekStore } from './seeks.ts';
 import type { PresenceKey, PresenceStore, SeenAt } from './presence.ts';
+import type { EngineTurn, EngineTurnStore } from './engineTurns.ts';
 import type { PlayerInfo } from '../contract/shapes.ts';
 
-export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore, SeekStore, PresenceStore {
+export class MemoryGameStore
+  implements GameStore, TokenStore, ChallengeStore, SeekStore, PresenceStore, EngineTurnStore
+{
   private readonly games = new Map<string, string>();
   private readonly deadlines = new Map<string, number>();
   private readonly order = new Map<string, { seq: number; ended: boolean }>();
@@ -33,6 +36,7 @@ export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore, S
   private readonly challenges = new Map<string, string>(); // JSON, so that no caller shares a stored object
   private readonly seeks = new Map<string, string>(); // JSON, as the challenges
   private readonly bots = new Set<string>();
+  private readonly engineTurns = new Map<string, EngineTurn>();
   private readonly presence = new Map<string, SeenAt & { instanceId: string }>(); // by game, player and instance
 
   create(record: GameRecord, index: GameIndex = NO_INDEX): Promise<boolean> {
@@ -178,6 +182,17 @@ export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore, S
   prunePresence(before: number): Promise<void> {
     for (const [key, row] of this.presence) if (row.until < before) this.presence.delete(key);
     return Promise.resolve();
+  }
+
+  claimEngineTurn(turn: EngineTurn, now: number): Promise<boolean> {
+    const held = this.engineTurns.get(turn.gameId);
+    const free =
+      !held ||
+      held.version < turn.version ||
+      held.until <= now ||
+      (held.instanceId === turn.instanceId && held.version === turn.version);
+    if (free) this.engineTurns.set(turn.gameId, { ...turn });
+    return Promise.resolve(free);
   }
 
   makeBot(playerId: string, _since: string): Promise<boolean> {

@@ -49,6 +49,7 @@ import type { Challenge } from '../domain/challenge.ts';
 import type { Seek } from '../domain/seek.ts';
 import { pairColumns, SEEK_SQL, seekColumns, seekOf, type SeekRow, type SeekStore } from './seeks.ts';
 import { PRESENCE_SQL, seenOf, type PresenceKey, type PresenceStore, type SeenAt, type SeenRow } from './presence.ts';
+import { ENGINE_TURN_SQL, type EngineTurn, type EngineTurnStore } from './engineTurns.ts';
 import type { PlayerInfo } from '../contract/shapes.ts';
 
 /** A games row as the store reads it: its columns and its line (the moves rows, as JSON `[[uci, clock], ...]`). */
@@ -92,7 +93,9 @@ export interface PostgresOptions {
   onError?: (error: Error) => void; // errors of idle connections, for the log
 }
 
-export class PostgresGameStore implements GameStore, TokenStore, ChallengeStore, SeekStore, PresenceStore {
+export class PostgresGameStore
+  implements GameStore, TokenStore, ChallengeStore, SeekStore, PresenceStore, EngineTurnStore
+{
   private updates = 0;
 
   private readonly writes: PostgresWrites;
@@ -450,6 +453,12 @@ export class PostgresGameStore implements GameStore, TokenStore, ChallengeStore,
     return this.run(async () => {
       await this.pool.query(PRESENCE_SQL.prune, [before]);
     });
+  }
+
+  claimEngineTurn({ gameId, version, instanceId, until }: EngineTurn, now: number): Promise<boolean> {
+    return this.run(
+      async () => (await this.pool.query(ENGINE_TURN_SQL, [gameId, version, instanceId, until, now])).rowCount === 1,
+    );
   }
 
   secret(): Promise<string> {

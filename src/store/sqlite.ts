@@ -71,6 +71,7 @@ import {
   prepareSeekStatements,
 } from './sqliteChallenges.ts';
 import { seenOf, type PresenceKey, type PresenceStore, type SeenAt } from './presence.ts';
+import type { EngineTurn, EngineTurnStore } from './engineTurns.ts';
 import { pairColumns, seekColumns, seekOf, type SeekStore } from './seeks.ts';
 import type { Seek } from '../domain/seek.ts';
 import type { Challenge } from '../domain/challenge.ts';
@@ -108,7 +109,9 @@ interface Pending {
   logged?: { gameId: string; version: number; json: string }; // logged once the write commits and saved
 }
 
-export class SqliteGameStore implements GameStore, TokenStore, ChallengeStore, SeekStore, PresenceStore {
+export class SqliteGameStore
+  implements GameStore, TokenStore, ChallengeStore, SeekStore, PresenceStore, EngineTurnStore
+{
   private db!: Database.Database;
   private games!: ReturnType<typeof prepareGameStatements>;
   private tokenStmts!: ReturnType<typeof prepareTokenStatements>;
@@ -501,6 +504,11 @@ export class SqliteGameStore implements GameStore, TokenStore, ChallengeStore, S
 
   prunePresence(before: number): Promise<void> {
     return this.enqueue(() => this.presenceStmts.prune.run(params([before])).changes > 0).then(() => undefined);
+  }
+
+  claimEngineTurn({ gameId, version, instanceId, until }: EngineTurn, now: number): Promise<boolean> {
+    const row = params([gameId, version, instanceId, until, now]);
+    return this.enqueue(() => this.presenceStmts.engineTurn.run(row).changes === 1);
   }
 
   secret(): Promise<string> {

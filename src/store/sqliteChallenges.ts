@@ -11,6 +11,7 @@ import type Database from 'better-sqlite3';
 import { CHALLENGE_SQL, type ChallengeRow } from './challenges.ts';
 import { SEEK_SQL, type SeekRow } from './seeks.ts';
 import { PRESENCE_SQL, type SeenRow } from './presence.ts';
+import { ENGINE_TURN_SQL } from './engineTurns.ts';
 import { KNOWN_PLAYER_SQL } from './tokens.ts';
 
 type Params = Record<string, unknown>;
@@ -57,5 +58,6 @@ export function preparePresenceStatements(db: Database.Database) {
         'WHERE game_id IN (SELECT value FROM json_each(?)) GROUP BY game_id, player_id',
     ),
     prune: db.prepare<[Params]>(named(PRESENCE_SQL.prune)),
+    engineTurn: db.prepare<[Params]>(named(ENGINE_TURN_SQL)),
   };
 }
