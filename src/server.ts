@@ -11,6 +11,7 @@ import { newGameId } from './service/ids.ts';
 import { PlayerTokens } from './service/tokens.ts';
 import { ChallengeService } from './service/challenges.ts';
 import { SeekService } from './service/seeks.ts';
+import { ChatService } from './service/chat.ts';
 import { ChangeFeed } from './bus/feed.ts';
 import { ChangeListener } from './bus/postgres.ts';
 import { PlayerFeed } from './bus/players.ts';
@@ -77,10 +78,13 @@ export async function start(config: Config) {
         `seek ${key}: ${String(error)} (try ${failures}${retryInMs === undefined ? ', not retried' : `, again in ${retryInMs} ms`})`,
       ),
   });
+  // Games' chat; on a shared store every instance hears each line from the database.
+  const chat = new ChatService({ store: opened, games, sharedStore: shared });
   const app = await buildApp({
     games,
     challenges,
     seeks,
+    chat,
     store,
     bus: feed,
     players,
@@ -102,7 +106,7 @@ export async function start(config: Config) {
   const listener = shared
     ? new ChangeListener(
         config.databaseUrl,
-        { feed, tokens: playerTokens, games, players, challenges, seeks },
+        { feed, tokens: playerTokens, games, players, challenges, seeks, chat },
         { warn, info: message => app.log.info(message) },
       )
     : undefined;

@@ -37,6 +37,8 @@ import type { SeekService } from '../service/seeks.ts';
 import { SEEK_SCHEMAS } from '../contract/seeks.ts';
 import type { ChallengeService } from '../service/challenges.ts';
 import { CHALLENGE_SCHEMAS } from '../contract/challenges.ts';
+import { CHAT_SCHEMAS } from '../contract/chat.ts';
+import type { ChatService } from '../service/chat.ts';
 import type { PlayerTokens } from '../service/tokens.ts';
 import { redactQuery } from './redact.ts';
 import { allowedMethods } from './methods.ts';
@@ -60,6 +62,7 @@ export interface AppDeps {
   playerTokens?: PlayerTokens; // player tokens (DECISIONS §13); absent = none, and no token endpoints
   challenges?: ChallengeService; // challenges (DECISIONS §16); absent = no challenge endpoints
   seeks?: SeekService; // seeks (DECISIONS §16); absent = no seek endpoints
+  chat?: ChatService; // games' chat (DECISIONS §17); absent = no chat endpoints
   rateLimit?: RateLimitSettings; // /api/ requests per window per client; absent or max 0 = no limit
   corsOrigins?: readonly string[]; // origins allowed to call the API from a browser; none = no CORS headers
   trustProxy?: boolean | number | readonly string[]; // whose X-Forwarded-For gives the client address; false
@@ -244,7 +247,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // A method not served on a path that is served: 405 with Allow, judged after the guards as a 404 is.
   app.addHook('onRequest', methods.hook);
 
-  for (const schema of [...SHARED_SCHEMAS, ...CHALLENGE_SCHEMAS, ...SEEK_SCHEMAS]) app.addSchema(schema);
+  for (const schema of [...SHARED_SCHEMAS, ...CHALLENGE_SCHEMAS, ...SEEK_SCHEMAS, ...CHAT_SCHEMAS])
+    app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -328,7 +332,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   if (deps.challenges) await app.register(challengeRoutes, { prefix: '/api', challenges: deps.challenges });
   // The lichess dialect (DECISIONS §17): its paths beside the seed's.
-  await app.register(lichessRoutes, { prefix: '/api', games: deps.games, hub, maxStreamsPerClient, clientKey });
+  await app.register(lichessRoutes, {
+    prefix: '/api',
+    games: deps.games,
+    chat: deps.chat,
+    hub,
+    maxStreamsPerClient,
+    clientKey,
+  });
   if (deps.seeks)
     await app.register(seekRoutes, { prefix: '/api', seeks: deps.seeks, hub, maxStreamsPerClient, clientKey });
   await app.register(boardRoutes); // GET /, /game/:gameId and /assets/: the board page (dist/web)

@@ -1,6 +1,6 @@
 /**
- * The embedded store's challenges, seeks and known players: the shared SQL of challenges.ts, seeks.ts and
- * tokens.ts, prepared once per connection. SQLite numbers no parameter twice, so `$n` becomes the named `@pn`.
+ * The embedded store's challenges, seeks, chat lines and known players: the shared SQL of challenges.ts, seeks.ts,
+ * chat.ts and tokens.ts, prepared once per connection. SQLite numbers no parameter twice, so `$n` becomes the named `@pn`.
  *
  * ```ts
  * const challenges = prepareChallengeStatements(db);
@@ -11,6 +11,7 @@ import type Database from 'better-sqlite3';
 import { CHALLENGE_SQL, type ChallengeRow } from './challenges.ts';
 import { SEEK_SQL, type SeekRow } from './seeks.ts';
 import { KNOWN_PLAYER_SQL } from './tokens.ts';
+import { CHAT_SQL, type ChatRow } from './chat.ts';
 
 type Params = Record<string, unknown>;
 
@@ -44,5 +45,14 @@ export function prepareSeekStatements(db: Database.Database) {
       "UPDATE seeks SET alive_until = @p2 WHERE status = 'open' AND id IN (SELECT value FROM json_each(@p1))",
     ),
     withoutGame: db.prepare<[Params], SeekRow>(named(SEEK_SQL.withoutGame)),
+  };
+}
+
+export function prepareChatStatements(db: Database.Database) {
+  return {
+    recent: db.prepare<[Params], { created_at: number }>(named(CHAT_SQL.recent)),
+    insert: db.prepare<[Params], ChatRow>(named(CHAT_SQL.insert)),
+    trim: db.prepare<[Params]>(named(CHAT_SQL.trim)),
+    lines: db.prepare<[Params], ChatRow>(named(CHAT_SQL.lines)),
   };
 }

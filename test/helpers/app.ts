@@ -20,6 +20,8 @@ import { ChallengeService } from '../../src/service/challenges.ts';
 import type { ChallengeStore } from '../../src/store/challenges.ts';
 import { SeekService } from '../../src/service/seeks.ts';
 import type { SeekStore } from '../../src/store/seeks.ts';
+import { ChatService } from '../../src/service/chat.ts';
+import type { ChatStore } from '../../src/store/chat.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -29,6 +31,7 @@ export interface TestApp {
   players: PlayerFeed;
   challenges: ChallengeService | undefined; // when the store keeps challenges
   seeks: SeekService | undefined; // when the store keeps seeks
+  chat: ChatService | undefined; // when the store keeps chat lines
 }
 
 /** The token store of a test's store: the store itself when it keeps tokens, else one in memory. */
@@ -79,10 +82,13 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     });
   const seekStore = 'insertSeek' in store ? (store as GameStore & SeekStore) : undefined;
   const seeks = seekStore && new SeekService({ store: seekStore, games, leaseMs: options.seekLeaseMs });
+  const chatStore = 'appendChat' in store ? (store as GameStore & ChatStore) : undefined;
+  const chat = chatStore && new ChatService({ store: chatStore, games, sharedStore: options.sharedStore ?? false });
   const app = await buildApp({
     games,
     challenges,
     seeks,
+    chat,
     store,
     bus,
     players,
@@ -98,7 +104,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     challenges?.close();
     seeks?.close();
   });
-  return { app, store, games, playerTokens, players, challenges, seeks };
+  return { app, store, games, playerTokens, players, challenges, seeks, chat };
 }
 
 /**
