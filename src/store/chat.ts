@@ -20,7 +20,8 @@ export interface ChatStore {
    * Adds a line to its game's chat, after the game's latest, unless its writer already wrote `limit.lines` lines in
    * the `limit.windowMs` before `line.at` (in any game and room); then only the time they may write again. The room
    * keeps its latest `limit.kept` lines. A shared store announces the line to every instance (CHAT_CHANNEL) when it
-   * commits.
+   * commits. The count is of the lines kept: a room that gets more than `limit.kept` lines within one window (ten
+   * writers or more at the full rate) drops some of them early, and their writers may write that many again.
    */
   appendChat(line: NewChatLine, limit: ChatLimit): Promise<AppendedChat>;
   /** The lines kept of a room of a game, the oldest first. */
