@@ -15,6 +15,7 @@ import { GamePresence } from './service/presence.ts';
 import { EngineMoves } from './service/engineMoves.ts';
 import { createEnginePool } from './engine/index.ts';
 import { engineMetricsHooks } from './http/metrics.ts';
+import { ChatService } from './service/chat.ts';
 import { ChangeFeed } from './bus/feed.ts';
 import { ChangeListener } from './bus/postgres.ts';
 import { PlayerFeed } from './bus/players.ts';
@@ -102,12 +103,15 @@ export async function start(config: Config) {
     onError: (gameId, error) => warn(`engine move in game ${gameId}: ${String(error)} (tried again)`),
   });
   games.onCommitted = game => engineMoves.committed(game);
+  // Games' chat; on a shared store every instance hears each line from the database.
+  const chat = new ChatService({ store: opened, games, sharedStore: shared });
   const app = await buildApp({
     games,
     challenges,
     seeks,
     presence,
     engine,
+    chat,
     store,
     bus: feed,
     players,
@@ -129,7 +133,7 @@ export async function start(config: Config) {
   const listener = shared
     ? new ChangeListener(
         config.databaseUrl,
-        { feed, tokens: playerTokens, games, players, challenges, seeks },
+        { feed, tokens: playerTokens, games, players, challenges, seeks, chat },
         { warn, info: message => app.log.info(message) },
       )
     : undefined;

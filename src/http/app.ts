@@ -40,6 +40,8 @@ import { aiRoutes } from './routes/ai.ts';
 import { SEEK_SCHEMAS } from '../contract/seeks.ts';
 import type { ChallengeService } from '../service/challenges.ts';
 import { CHALLENGE_SCHEMAS } from '../contract/challenges.ts';
+import { CHAT_SCHEMAS } from '../contract/chat.ts';
+import type { ChatService } from '../service/chat.ts';
 import type { PlayerTokens } from '../service/tokens.ts';
 import { redactQuery } from './redact.ts';
 import { allowedMethods } from './methods.ts';
@@ -65,6 +67,7 @@ export interface AppDeps {
   seeks?: SeekService; // seeks (DECISIONS §16); absent = no seek endpoints
   presence?: GamePresence; // who is at a game (DECISIONS §17, opponent gone); absent = nobody is ever gone
   engine?: EnginePool; // the computer opponent (DECISIONS §18); absent = no POST /api/challenge/ai
+  chat?: ChatService; // games' chat (DECISIONS §17); absent = no chat endpoints
   rateLimit?: RateLimitSettings; // /api/ requests per window per client; absent or max 0 = no limit
   corsOrigins?: readonly string[]; // origins allowed to call the API from a browser; none = no CORS headers
   trustProxy?: boolean | number | readonly string[]; // whose X-Forwarded-For gives the client address; false
@@ -249,7 +252,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // A method not served on a path that is served: 405 with Allow, judged after the guards as a 404 is.
   app.addHook('onRequest', methods.hook);
 
-  for (const schema of [...SHARED_SCHEMAS, ...CHALLENGE_SCHEMAS, ...SEEK_SCHEMAS]) app.addSchema(schema);
+  for (const schema of [...SHARED_SCHEMAS, ...CHALLENGE_SCHEMAS, ...SEEK_SCHEMAS, ...CHAT_SCHEMAS])
+    app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -340,6 +344,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     tokens: deps.playerTokens,
     players: deps.players,
     presence: deps.presence,
+    chat: deps.chat,
     hub,
     maxStreamsPerClient,
     clientKey,

@@ -25,6 +25,8 @@ import type { PresenceStore } from '../../src/store/presence.ts';
 import type { EnginePool } from '../../src/engine/index.ts';
 import { EngineMoves } from '../../src/service/engineMoves.ts';
 import type { EngineTurnStore } from '../../src/store/engineTurns.ts';
+import { ChatService } from '../../src/service/chat.ts';
+import type { ChatStore } from '../../src/store/chat.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -36,6 +38,7 @@ export interface TestApp {
   seeks: SeekService | undefined; // when the store keeps seeks
   presence: GamePresence | undefined; // when the store keeps presence
   engineMoves: EngineMoves | undefined; // with an engine
+  chat: ChatService | undefined; // when the store keeps chat lines
 }
 
 /** The token store of a test's store: the store itself when it keeps tokens, else one in memory. */
@@ -109,12 +112,15 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     games.onCommitted = game => engineMoves.committed(game);
     engineMoves.start();
   }
+  const chatStore = 'appendChat' in store ? (store as GameStore & ChatStore) : undefined;
+  const chat = chatStore && new ChatService({ store: chatStore, games, sharedStore: options.sharedStore ?? false });
   const app = await buildApp({
     games,
     challenges,
     seeks,
     presence,
     ...(options.engine ? { engine: options.engine } : {}),
+    chat,
     store,
     bus,
     players,
@@ -132,7 +138,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     presence?.close();
     engineMoves?.close();
   });
-  return { app, store, games, playerTokens, players, challenges, seeks, presence, engineMoves };
+  return { app, store, games, playerTokens, players, challenges, seeks, chat, presence, engineMoves };
 }
 
 /**
