@@ -26,6 +26,7 @@ import type { ChatLineEvent, PlayerGameChat } from '../contract/chat.ts';
 import type { Game } from './game.ts';
 import { INITIAL_FEN } from './notation.ts';
 import { sidesOf, type Actor } from './seats.ts';
+import { engineLevelOf } from './engineSeat.ts';
 import { gameStateOf } from './views.ts';
 
 export type Speed = 'ultraBullet' | 'bullet' | 'blitz' | 'rapid' | 'classical' | 'correspondence';
@@ -144,15 +145,18 @@ export interface LichessPlayer {
   title: 'BOT' | null;
   rating: number;
   provisional: boolean;
+  aiLevel?: number; // the computer's seat (DECISIONS §18)
 }
 
-export const lichessPlayerOf = (player: PlayerInfo, title: 'BOT' | null = null): LichessPlayer => ({
-  id: player.id,
-  name: player.displayName,
-  title,
-  rating: 1500,
-  provisional: true,
-});
+/**
+ * A seat as lichess's GameEventPlayer. The computer's keeps its id and name (lichess's schema requires them) and
+ * adds `aiLevel`.
+ */
+export function lichessPlayerOf(player: PlayerInfo, title: 'BOT' | null = null): LichessPlayer {
+  const seat: LichessPlayer = { id: player.id, name: player.displayName, title, rating: 1500, provisional: true };
+  const level = engineLevelOf(player);
+  return level === undefined ? seat : { ...seat, aiLevel: level };
+}
 
 export interface LichessGameFull {
   type: 'gameFull';
@@ -222,18 +226,26 @@ export interface GameEventInfo {
   color: Color;
   fen: string;
   lastMove: string;
-  source: 'friend';
+  source: 'friend' | 'ai';
   status: { id: number; name: LichessStatus };
   variant: typeof STANDARD;
   speed: Speed;
   perf: string;
   rated: false;
   hasMoved: boolean;
-  opponent: { id: string; username: string; rating: number };
+  opponent: { id: string; username: string; rating: number } | { id: null; username: string; ai: number };
   isMyTurn: boolean;
   secondsLeft: number;
   winner?: Color;
   compat: { bot: boolean; board: boolean };
+}
+
+/** An opponent as lichess's GameEventOpponent: a player, or the computer (`id` null, `ai` its level). */
+function opponentOf(player: PlayerInfo): GameEventInfo['opponent'] {
+  const level = engineLevelOf(player);
+  return level === undefined
+    ? { id: player.id, username: player.displayName, rating: 1500 }
+    : { id: null, username: player.displayName, ai: level };
 }
 
 /**
@@ -262,7 +274,7 @@ export function gameEventInfoOf(full: GameFull, playerId: string, now: number): 
     color,
     fen: state.fen,
     lastMove: state.moves.at(-1) ?? '',
-    source: 'friend',
+    source: engineLevelOf(opponent) === undefined ? 'friend' : 'ai',
     status: { id: STATUS_IDS[name], name },
     variant: STANDARD,
     speed,
@@ -270,7 +282,7 @@ export function gameEventInfoOf(full: GameFull, playerId: string, now: number): 
     rated: false,
     // Whether the player has made a move in it: white after the first ply, black after the second.
     hasMoved: plies > (color === 'white' ? 0 : 1),
-    opponent: { id: opponent.id, username: opponent.displayName, rating: 1500 },
+    opponent: opponentOf(opponent),
     isMyTurn: name === 'started' && state.turn === color,
     secondsLeft,
     compat: { bot: true, board: true },

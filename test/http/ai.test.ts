@@ -9,6 +9,8 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import { assertError, json, makeTestApp, responseChecker, type TestApp } from '../helpers/app.ts';
 import { FirstMoveEngine } from '../helpers/engine.ts';
+import { assertLichess } from '../helpers/lichess.ts';
+import { openStream } from '../stream/helpers.ts';
 
 const SERVICE_TOKEN = 'service-token-for-the-computer';
 
@@ -148,4 +150,21 @@ test('two instances on one store: exactly one engine move per turn; a restart mo
   t.assert.equal(json(await a.as(undefined, `/api/board/game/${stuck}`)).state.moves.length, 0);
   engines.forEach(engine => (engine.failing = false));
   t.assert.equal((await movesOf(a, undefined, stuck, 1)).length, 1);
+});
+
+test('the computer the lichess way: aiLevel in gameFull, an AI opponent in GameEventInfo, lichess-valid', async (t: TestContext) => {
+  const app = await start(t, new FirstMoveEngine(), { tokens: [SERVICE_TOKEN] });
+  const ann = (await app.playerTokens.issue({ id: 'ann', displayName: 'Ann' })).token;
+  const { id } = json(await ai(app, ann, { level: 5, 'clock.limit': 180, 'clock.increment': 0, color: 'white' }));
+  const playing = json(await app.as(ann, '/api/account/playing'));
+  assertLichess('AccountPlaying', playing);
+  t.assert.deepEqual(playing.nowPlaying[0].opponent, { id: 'stockfish', username: 'Stockfish level 5', ai: 5 });
+  t.assert.equal(playing.nowPlaying[0].source, 'ai');
+  await app.app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.app.server.address() as { port: number }).port}`;
+  const stream = await openStream(`${url}/api/bot/game/stream/${id}`, { headers: { authorization: `Bearer ${ann}` } });
+  t.after(() => stream.close());
+  const [full] = await stream.waitForEvents(1);
+  assertLichess('GameFullEvent', full);
+  t.assert.deepEqual([full.black.id, full.black.aiLevel, full.white.aiLevel], ['stockfish', 5, undefined]);
 });

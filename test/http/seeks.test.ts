@@ -305,11 +305,11 @@ test('a real-time seek whose instance stopped keeping it alive is not paired', a
 });
 
 test('a real-time seek held by its instance stays alive past its first lease', async (t: TestContext) => {
-  const app = await start(t, { leaseMs: 300 });
+  const app = await start(t, { leaseMs: 1_000 });
   const server = await app.app.listen({ port: 0, host: '127.0.0.1' });
   const [ann, bob] = [await app.player('Ann'), await app.player('Bob')];
   const annHeld = await holdSeek(server, ann.token, { time: 1, increment: 0 });
-  await new Promise(resolve => setTimeout(resolve, 1000)); // three leases
+  await new Promise(resolve => setTimeout(resolve, 2_500)); // two and a half leases
   const [annSeek] = await app.store.openSeeks('60+0', Date.now(), 10);
   t.assert.equal(annSeek?.player.id, ann.id, 'renewed');
   t.assert.equal((await seek(app, bob.token, { time: 1, increment: 0 })).statusCode, 200);

@@ -35,6 +35,7 @@ import { ChatRateLimited } from '../../domain/chat.ts';
 import { ChatRequest, PlayerGameChat } from '../../contract/chat.ts';
 import type { ChatService } from '../../service/chat.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { ENGINE_ID } from '../../domain/engineSeat.ts';
 import { abort, claimOpponentGone, drawAction, makeMove, resign, takebackAction } from '../../domain/transitions.ts';
 import { gameFullOf } from '../../domain/views.ts';
 import { OkResponse, ref } from '../../contract/shapes.ts';
@@ -409,7 +410,12 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
         // Here lichess names the status (GameStatusName), where the events give its object.
         nowPlaying: nowPlaying
           .slice(0, Math.min(50, Math.max(1, Number(request.query.nb ?? 9))))
-          .map(game => ({ ...game, status: game.status.name })),
+          // ...and an opponent's `id` is always a string: the computer's is its seat's.
+          .map(game => ({
+            ...game,
+            status: game.status.name,
+            opponent: game.opponent.id === null ? { ...game.opponent, id: ENGINE_ID } : game.opponent,
+          })),
         nbMyTurn: nowPlaying.filter(game => game.isMyTurn).length,
       };
     },
