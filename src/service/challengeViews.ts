@@ -31,6 +31,13 @@ function timeControlJson(timeControl: ChallengeTimeControl): ChallengeJson['time
     : { type: 'unlimited' };
 }
 
+/**
+ * A challenge line's `url` made absolute with `origin` (the request's own, e.g. 'http://127.0.0.1:8080') when it is
+ * relative to the service (no PUBLIC_URL): lichess's schema wants a URI (DECISIONS §17).
+ */
+export const withOrigin = <T extends { url: string }>(json: T, origin: string): T =>
+  json.url.startsWith('/') ? { ...json, url: `${origin}${json.url}` } : json;
+
 export interface ViewOptions {
   viewer: string | undefined; // the player who reads it: sets `direction`
   now: number; // a challenge still `created` whose time has run out shows as canceled

@@ -95,7 +95,7 @@ test('a challenge in JSON with the form keys: lichess ChallengeJson, shown to bo
     { ...body, id: undefined },
     {
       id: undefined,
-      url: `/api/challenge/${body.id}/show`,
+      url: `http://localhost:80/api/challenge/${body.id}/show`, // the request's own origin, without PUBLIC_URL
       status: 'created',
       challenger: { id: ann.id, name: 'Ann' },
       destUser: { id: bob.id, name: 'Bob' },

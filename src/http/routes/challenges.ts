@@ -13,6 +13,7 @@ import { ChallengeJson, ChallengeList, ChallengeRequest, DeclineRequest } from '
 import { OkResponse, ref } from '../../contract/shapes.ts';
 import type { ChallengeService } from '../../service/challenges.ts';
 import { operation } from '../schemas.ts';
+import { withOrigin } from '../../service/challengeViews.ts';
 
 export interface ChallengeRoutesOptions {
   challenges: ChallengeService;
@@ -26,6 +27,8 @@ const ChallengeParams = Type.Object({
 });
 
 const tag = { tag: 'challenges' } as const;
+/** The request's own origin: a challenge's url is absolute under it when PUBLIC_URL is not set (DECISIONS §17). */
+const originOf = (request: { protocol: string; host: string }) => `${request.protocol}://${request.host}`;
 const body = { body: Type.Optional(ref(ChallengeRequest)) };
 const viewerOf = (actor: { kind: string; player?: { id: string } }) =>
   actor.kind === 'player' ? actor.player?.id : undefined;
@@ -63,7 +66,7 @@ export const challengeRoutes: FastifyPluginAsync<ChallengeRoutesOptions> = async
     },
     async request => {
       const made = await challenges.create(request.actor, null, request.body);
-      return challenges.view(made, viewerOf(request.actor));
+      return withOrigin(challenges.view(made, viewerOf(request.actor)), originOf(request));
     },
   );
 
@@ -81,7 +84,7 @@ export const challengeRoutes: FastifyPluginAsync<ChallengeRoutesOptions> = async
     },
     async request => {
       const made = await challenges.create(request.actor, request.params.playerId, request.body);
-      return challenges.view(made, viewerOf(request.actor));
+      return withOrigin(challenges.view(made, viewerOf(request.actor)), originOf(request));
     },
   );
 
@@ -101,8 +104,8 @@ export const challengeRoutes: FastifyPluginAsync<ChallengeRoutesOptions> = async
       const viewer = viewerOf(request.actor);
       const pending = await challenges.list(request.actor);
       return {
-        in: pending.in.map(challenge => challenges.view(challenge, viewer)),
-        out: pending.out.map(challenge => challenges.view(challenge, viewer)),
+        in: pending.in.map(challenge => withOrigin(challenges.view(challenge, viewer), originOf(request))),
+        out: pending.out.map(challenge => withOrigin(challenges.view(challenge, viewer), originOf(request))),
       };
     },
   );
@@ -121,7 +124,7 @@ export const challengeRoutes: FastifyPluginAsync<ChallengeRoutesOptions> = async
     },
     async request => {
       const challenge = await challenges.show(request.actor, request.params.id);
-      return challenges.view(challenge, viewerOf(request.actor));
+      return withOrigin(challenges.view(challenge, viewerOf(request.actor)), originOf(request));
     },
   );
 

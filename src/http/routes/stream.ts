@@ -21,6 +21,7 @@ import type { GamePresence } from '../../service/presence.ts';
 import type { Actor } from '../../domain/seats.ts';
 import type { Game } from '../../domain/game.ts';
 import type { ChallengeLine } from '../../contract/challenges.ts';
+import { withOrigin } from '../../service/challengeViews.ts';
 import { foundGame, requireGame } from '../requireGame.ts';
 import { GameIdParams, errorResponses } from '../schemas.ts';
 import type { StreamHub } from '../stream.ts';
@@ -198,7 +199,9 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
           }
         };
         // Challenges made, canceled or declined (DECISIONS §16) go out as they come; the pending ones first.
-        const shown = new ShownChallenges(send);
+        // A challenge's url is absolute: under PUBLIC_URL, else this request's own origin.
+        const origin = `${request.protocol}://${request.host}`;
+        const shown = new ShownChallenges(line => send({ ...line, challenge: withOrigin(line.challenge, origin) }));
         const offChallenges = players.subscribeChallenges(player, line => shown.send(line));
         const lookChallenges = async () => {
           if (challenges) await shown.look(challenges, player);
