@@ -12,6 +12,10 @@ import { PlayerTokens } from './service/tokens.ts';
 import { ChallengeService } from './service/challenges.ts';
 import { SeekService } from './service/seeks.ts';
 import { GamePresence } from './service/presence.ts';
+import { EngineMoves } from './service/engineMoves.ts';
+import { createEnginePool } from './engine/index.ts';
+import { engineMetricsHooks } from './http/metrics.ts';
+import { ChatService } from './service/chat.ts';
 import { ChangeFeed } from './bus/feed.ts';
 import { ChangeListener } from './bus/postgres.ts';
 import { PlayerFeed } from './bus/players.ts';
@@ -84,11 +88,30 @@ export async function start(config: Config) {
     now: () => games.now(),
     onError: error => warn(`presence: ${String(error)}`),
   });
+  // The computer opponent: engine processes started on demand; one that cannot start makes only the computer
+  // unavailable (a warning), never the service.
+  const engine = createEnginePool({
+    enginePath: config.enginePath,
+    workers: config.engineWorkers,
+    metrics: engineMetricsHooks(metrics),
+    log: { warn },
+  });
+  const engineMoves = new EngineMoves({
+    games,
+    store: opened,
+    engine,
+    onError: (gameId, error) => warn(`engine move in game ${gameId}: ${String(error)} (tried again)`),
+  });
+  games.onCommitted = game => engineMoves.committed(game);
+  // Games' chat; on a shared store every instance hears each line from the database.
+  const chat = new ChatService({ store: opened, games, sharedStore: shared });
   const app = await buildApp({
     games,
     challenges,
     seeks,
     presence,
+    engine,
+    chat,
     store,
     bus: feed,
     players,
@@ -110,7 +133,7 @@ export async function start(config: Config) {
   const listener = shared
     ? new ChangeListener(
         config.databaseUrl,
-        { feed, tokens: playerTokens, games, players, challenges, seeks },
+        { feed, tokens: playerTokens, games, players, challenges, seeks, chat },
         { warn, info: message => app.log.info(message) },
       )
     : undefined;
@@ -125,6 +148,8 @@ export async function start(config: Config) {
   // Pairings and accepts a crash left without their game get it now.
   const missing = await seeks.makeMissingGames(challenges);
   if (missing > 0) app.log.info({ missing }, 'games of pairings and accepted challenges made');
+  // The engine plays its turns from now on, also those due while the server was down.
+  engineMoves.start();
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -148,6 +173,8 @@ export async function start(config: Config) {
       challenges.close();
       seeks.close();
       presence.close();
+      engineMoves.close();
+      await engine.close();
       await listener?.close();
       await feed.close();
       await store.close();

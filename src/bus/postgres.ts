@@ -1,7 +1,7 @@
 /**
  * Announcements between instances: one connection per instance LISTENs to the channels on which every
- * committed update NOTIFYs `<gameId> <version>` and every issued or revoked player token says so (see
- * store/notifications.ts). Changes go to the change feed, which reads the events from the change log; tokens to
+ * committed update NOTIFYs `<gameId> <version>` and every issued or revoked player token says so, as do challenges,
+ * seeks paired and chat lines (see store/notifications.ts). Changes go to the change feed, which reads the events from the change log; tokens to
  * the player tokens, which forget a revoked one at once. When the connection drops, it reconnects with backoff
  * and has every stream read the log again and the tokens be asked of the store again, so nothing committed
  * meanwhile is lost or repeated.
@@ -16,6 +16,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import {
   CHALLENGES_CHANNEL,
+  CHAT_CHANNEL,
+  parseChatNotification,
   SEEKS_CHANNEL,
   parseSeekNotification,
   CHANGES_CHANNEL,
@@ -28,6 +30,7 @@ import type { PlayerTokens } from '../service/tokens.ts';
 import type { ChangeFeed } from './feed.ts';
 import type { PlayerFeed } from './players.ts';
 import type { Challenge } from '../domain/challenge.ts';
+import type { ChatLine } from '../domain/chat.ts';
 
 /** What hears of tokens issued or revoked elsewhere. */
 export type TokenListener = Pick<PlayerTokens, 'onIssued' | 'onRevoked' | 'onResync'>;
@@ -53,6 +56,14 @@ export interface ChallengeListener {
   resynced(): Promise<unknown>;
 }
 
+/**
+ * What hears of chat lines written on any instance. Lines announced while the connection was down are not sent to
+ * the streams again (they are chat, kept with the game: GET .../chat reads them).
+ */
+export interface ChatListener {
+  announced(line: ChatLine): void;
+}
+
 const MIN_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 2000;
 
@@ -75,6 +86,7 @@ export class ChangeListener {
   private readonly players: Pick<PlayerFeed, 'announce' | 'resync'> | undefined;
   private readonly challenges: ChallengeListener | undefined;
   private readonly seeks: SeekListener | undefined;
+  private readonly chat: ChatListener | undefined;
 
   constructor(
     private readonly url: string,
@@ -85,6 +97,7 @@ export class ChangeListener {
       players?: Pick<PlayerFeed, 'announce' | 'resync'>; // games starting and ending, for the players' streams
       challenges?: ChallengeListener; // challenges made and answered, for the players' streams and the expiries
       seeks?: SeekListener; // seeks paired, for the real-time seeks' requests held here
+      chat?: ChatListener; // chat lines written, for the lichess game streams
     },
     private readonly log: { warn: (message: string) => void; info: (message: string) => void } = {
       warn: () => undefined,
@@ -97,6 +110,7 @@ export class ChangeListener {
     this.players = listeners.players;
     this.challenges = listeners.challenges;
     this.seeks = listeners.seeks;
+    this.chat = listeners.chat;
   }
 
   /** Connects once; later drops reconnect by themselves. Rejects if the first connection fails. */
@@ -137,6 +151,11 @@ export class ChangeListener {
         if (challenge) this.challenges?.announced(challenge);
         return;
       }
+      if (message.channel === CHAT_CHANNEL) {
+        const line = parseChatNotification(message.payload);
+        if (line) this.chat?.announced(line);
+        return;
+      }
       if (message.channel === SEEKS_CHANNEL) {
         const pairing = parseSeekNotification(message.payload);
         if (pairing) this.seeks?.announced(pairing.paired);
@@ -159,7 +178,7 @@ export class ChangeListener {
     try {
       await client.connect();
       await client.query(
-        `LISTEN ${CHANGES_CHANNEL}; LISTEN ${TOKENS_CHANNEL}; LISTEN ${CHALLENGES_CHANNEL}; LISTEN ${SEEKS_CHANNEL}; LISTEN ${this.syncChannel}; SET synchronous_commit = off`,
+        `LISTEN ${CHANGES_CHANNEL}; LISTEN ${TOKENS_CHANNEL}; LISTEN ${CHALLENGES_CHANNEL}; LISTEN ${SEEKS_CHANNEL}; LISTEN ${CHAT_CHANNEL}; LISTEN ${this.syncChannel}; SET synchronous_commit = off`,
       );
     } catch (error) {
       dropped = true;

@@ -24,7 +24,7 @@ export const ref = <T extends TSchema>(schema: T) => {
  * validator reads patterns with the `u` flag, under which a surrogate pair is one character and only an unpaired
  * surrogate falls in the range.
  */
-const NO_CONTROL_CHARACTERS = '^[^\\p{Cc}\\uD800-\\uDFFF]*$';
+export const NO_CONTROL_CHARACTERS = '^[^\\p{Cc}\\uD800-\\uDFFF]*$';
 const Color = Type.Union([Type.Literal('white'), Type.Literal('black')]);
 
 export const PlayerInfo = Type.Object(

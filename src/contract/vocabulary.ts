@@ -51,6 +51,12 @@ export type DrawAction = (typeof DRAW_ACTIONS)[number];
 export const TAKEBACK_ACTIONS = ['offer', 'accept', 'decline'] as const;
 export type TakebackAction = (typeof TAKEBACK_ACTIONS)[number];
 
+/** The rooms of a game's chat (DECISIONS §17): its two players', and everyone's. */
+export const CHAT_ROOMS = ['player', 'spectator'] as const;
+export type ChatRoom = (typeof CHAT_ROOMS)[number];
+/** The longest chat line, in characters (Unicode code points). */
+export const MAX_CHAT_TEXT = 140;
+
 export const GAME_ID_PATTERN = '^[A-Za-z0-9]{8}$';
 export const UCI_PATTERN = '^[a-h][1-8][a-h][1-8][qrbn]?$';
 export const SQUARE_PATTERN = '^[a-h][1-8]$';

@@ -14,12 +14,15 @@
  * lichessGameFull(game, now); // { type: 'gameFull', id, variant, clock, speed, perf, rated, createdAt, white, ... }
  * lichessGameState(gameStateOf(game, now)); // { type: 'gameState', moves: 'e2e4 e7e5', wtime, btime, ... }
  * gameEventInfoOf(gameFullOf(game, now), 'ann', now); // lichess's GameEventInfo for Ann's event stream
+ * lichessChatLine(line); // { type: 'chatLine', room: 'player', username: 'Ann', text: 'good luck' }
  * ```
  */
 import type { GameFull, GameState, PlayerInfo } from '../contract/shapes.ts';
 import { parseSquare } from 'chessops/util';
 import type { Color, DrawAction, GameStatus, TakebackAction } from '../contract/vocabulary.ts';
 import { isCorrespondence, type TimeControl } from './clock.ts';
+import type { ChatLine } from './chat.ts';
+import type { ChatLineEvent, PlayerGameChat } from '../contract/chat.ts';
 import type { Game } from './game.ts';
 import { INITIAL_FEN } from './notation.ts';
 import { sidesOf, type Actor } from './seats.ts';
@@ -87,6 +90,12 @@ const STATUS_IDS: Record<LichessStatus, number> = {
 };
 
 export const lichessStatus = (status: GameStatus): LichessStatus => STATUS_NAMES[status];
+
+/** lichess's GameStatus object (`{id, name}`) of a seed status. */
+export function lichessStatusObject(status: GameStatus): { id: number; name: LichessStatus } {
+  const name = STATUS_NAMES[status];
+  return { id: STATUS_IDS[name], name };
+}
 
 /** What lichess sends as the times of a game without a clock. */
 export const NO_CLOCK_MS = 2_147_483_647;
@@ -304,3 +313,15 @@ export function withQueenPromotion(game: Game, uci: string): string {
   const piece = from === undefined ? undefined : game.pos.board.get(from);
   return piece?.role === 'pawn' && (rank === '8' || rank === '1') ? `${uci}q` : uci;
 }
+
+/** A chat line as lichess's chatLine (ChatLineEvent): the writer's display name as `username`. */
+export const lichessChatLine = (line: ChatLine): ChatLineEvent => ({
+  type: 'chatLine',
+  room: line.room,
+  username: line.player.displayName,
+  text: line.text,
+});
+
+/** A game's chat lines as lichess answers them (PlayerGameChat): `{text, user}`, the oldest first. */
+export const lichessChat = (lines: readonly ChatLine[]): PlayerGameChat =>
+  lines.map(line => ({ text: line.text, user: line.player.displayName }));

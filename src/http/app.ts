@@ -35,9 +35,13 @@ import { seekRoutes } from './routes/seeks.ts';
 import { lichessRoutes } from './routes/lichess.ts';
 import type { SeekService } from '../service/seeks.ts';
 import type { GamePresence } from '../service/presence.ts';
+import type { EnginePool } from '../engine/index.ts';
+import { aiRoutes } from './routes/ai.ts';
 import { SEEK_SCHEMAS } from '../contract/seeks.ts';
 import type { ChallengeService } from '../service/challenges.ts';
 import { CHALLENGE_SCHEMAS } from '../contract/challenges.ts';
+import { CHAT_SCHEMAS } from '../contract/chat.ts';
+import type { ChatService } from '../service/chat.ts';
 import type { PlayerTokens } from '../service/tokens.ts';
 import { redactQuery } from './redact.ts';
 import { allowedMethods } from './methods.ts';
@@ -62,6 +66,8 @@ export interface AppDeps {
   challenges?: ChallengeService; // challenges (DECISIONS §16); absent = no challenge endpoints
   seeks?: SeekService; // seeks (DECISIONS §16); absent = no seek endpoints
   presence?: GamePresence; // who is at a game (DECISIONS §17, opponent gone); absent = nobody is ever gone
+  engine?: EnginePool; // the computer opponent (DECISIONS §18); absent = no POST /api/challenge/ai
+  chat?: ChatService; // games' chat (DECISIONS §17); absent = no chat endpoints
   rateLimit?: RateLimitSettings; // /api/ requests per window per client; absent or max 0 = no limit
   corsOrigins?: readonly string[]; // origins allowed to call the API from a browser; none = no CORS headers
   trustProxy?: boolean | number | readonly string[]; // whose X-Forwarded-For gives the client address; false
@@ -246,7 +252,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // A method not served on a path that is served: 405 with Allow, judged after the guards as a 404 is.
   app.addHook('onRequest', methods.hook);
 
-  for (const schema of [...SHARED_SCHEMAS, ...CHALLENGE_SCHEMAS, ...SEEK_SCHEMAS]) app.addSchema(schema);
+  for (const schema of [...SHARED_SCHEMAS, ...CHALLENGE_SCHEMAS, ...SEEK_SCHEMAS, ...CHAT_SCHEMAS])
+    app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -337,12 +344,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     tokens: deps.playerTokens,
     players: deps.players,
     presence: deps.presence,
+    chat: deps.chat,
     hub,
     maxStreamsPerClient,
     clientKey,
   });
   if (deps.seeks)
     await app.register(seekRoutes, { prefix: '/api', seeks: deps.seeks, hub, maxStreamsPerClient, clientKey });
+  if (deps.engine) await app.register(aiRoutes, { prefix: '/api', games: deps.games, engine: deps.engine });
   await app.register(boardRoutes); // GET /, /game/:gameId and /assets/: the board page (dist/web)
   return app;
 }

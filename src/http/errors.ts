@@ -123,6 +123,8 @@ function describe(issue: ValidationError): string {
       return `must have at least ${String(params.limit)} character${params.limit === 1 ? '' : 's'}`;
     case 'maxLength':
       return `must have at most ${String(params.limit)} characters`;
+    case 'enum':
+      return `must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
     case 'pattern':
       return 'must not contain control characters or unpaired surrogates';
     case 'type':

@@ -12,6 +12,7 @@
  * const hub = new StreamHub({ bus, heartbeatMs: 10_000, maxBacklogBytes: 1 << 20 });
  * await hub.attach(gameId, res, clientAddress, () => games.get(gameId)); // res: head already written
  * hub.endOwnedBy(tokenHash, streamErrorLine('UNAUTHORIZED', '...')); // the streams opened with a revoked token
+ * hub.sendExtra(gameId, LICHESS_DIALECT, 'player', chatLine); // to that game's lichess streams taking 'player' lines
  * await hub.close(); // SERVER_SHUTDOWN to everyone
  * ```
  */
@@ -87,6 +88,7 @@ class Stream {
   unsubscribe: (() => void) | undefined;
   socket: Socket | undefined; // set once chunks may be written to it directly
   release: (() => void) | undefined; // lets go of the owner, if any
+  game: GameStreamOf | undefined; // set on a game stream that takes extra lines, with its first line
 
   constructor(
     readonly res: ServerResponse,
@@ -95,11 +97,20 @@ class Stream {
   ) {}
 }
 
+/** What a game stream follows: its game, its dialect, and the kinds of extra lines it takes (see sendExtra). */
+interface GameStreamOf {
+  gameId: string;
+  dialect: StreamDialect;
+  extras: ReadonlySet<string>;
+}
+
 export class StreamHub {
   private readonly options: StreamHubOptions;
   private readonly streams = new Set<Stream>();
   private readonly perClient = new Map<string, number>();
   private readonly byOwner = new Map<string, Set<Stream>>();
+  /** The game streams of each game that take extra lines. */
+  private readonly byGame = new Map<string, Set<Stream>>();
   /** Each change is serialized once per dialect, whatever the number of streams it goes to. */
   private readonly frames = new Map<StreamDialect, WeakMap<GameChange, Frame>>();
   private readonly timer: NodeJS.Timeout;
@@ -129,7 +140,9 @@ export class StreamHub {
    * Starts streaming a game on a response whose head is written: the snapshot as `gameFull`, then every
    * change after the snapshot's version, which the bus guarantees once each and in order. `owner`: the hash of the
    * player token the stream was opened with, if any (see endOwnedBy). `dialect`: the shape of the lines (the seed's by
-   * default); `follow`: lines from elsewhere (the opponent's presence), sent after the first one, until it closes.
+   * default); `extras`: the kinds of lines beside the changes the stream takes (see sendExtra) in the snapshot's game,
+   * e.g. the chat rooms its reader reads; `alongside`: lines of the stream's own from elsewhere (the opponent's
+   * presence), sent after the first one, until it closes.
    */
   attach(
     gameId: string,
@@ -138,13 +151,17 @@ export class StreamHub {
     snapshot: () => Promise<Game>,
     owner?: string,
     dialect: StreamDialect = SEED_DIALECT,
-    follow?: (send: (line: object) => void) => () => void,
+    extras: (game: Game) => readonly string[] = () => [],
+    alongside?: (send: (line: object) => void) => () => void,
   ): Promise<void> {
     return this.open(res, client, owner, async stream => {
       const game = await snapshot();
       const now = this.options.now ?? Date.now;
       const first = await dialect.first(game, now());
       if (stream.closed) return;
+      // Extra lines are queued, so any sent from here on go out after the first line.
+      const kinds = extras(game);
+      if (kinds.length > 0) this.follow(stream, { gameId, dialect, extras: new Set(kinds) });
       this.write(stream, frame(Buffer.from(`${JSON.stringify(first)}\n`)));
       if (dialect.endsWhenOver && isOver(game)) return this.finish(stream);
       this.started(stream);
@@ -165,12 +182,12 @@ export class StreamHub {
           ),
       );
       // Lines from elsewhere than the game's changes (the opponent's presence), after the first line.
-      if (follow) {
+      if (alongside) {
         const offChanges = stream.unsubscribe;
-        const offFollow = follow(line => this.enqueue(stream, frame(Buffer.from(`${JSON.stringify(line)}\n`))));
+        const offAlongside = alongside(line => this.enqueue(stream, frame(Buffer.from(`${JSON.stringify(line)}\n`))));
         stream.unsubscribe = () => {
           offChanges();
-          offFollow();
+          offAlongside();
         };
       }
     });
@@ -241,6 +258,28 @@ export class StreamHub {
   }
 
   /**
+   * Sends a line that is no change of the game (a chat line) to the game's streams in `dialect` that take lines of
+   * `kind`, after whatever changes were sent to them before. A stream gets those sent from its first line on.
+   */
+  sendExtra(gameId: string, dialect: StreamDialect, kind: string, event: object): void {
+    const streams = this.byGame.get(gameId);
+    if (!streams) return;
+    let framed: Frame | undefined;
+    for (const stream of streams) {
+      if (stream.game?.dialect !== dialect || !stream.game.extras.has(kind)) continue;
+      framed ??= frame(Buffer.from(`${JSON.stringify(event)}\n`));
+      this.enqueue(stream, framed);
+    }
+  }
+
+  private follow(stream: Stream, game: GameStreamOf): void {
+    stream.game = game;
+    const streams = this.byGame.get(game.gameId);
+    if (streams) streams.add(stream);
+    else this.byGame.set(game.gameId, new Set([stream]));
+  }
+
+  /**
    * Sends SERVER_SHUTDOWN to every stream and ends them; resolves when all are closed, destroying after
    * `graceMs` the connections of clients that do not read their last line.
    */
@@ -302,6 +341,11 @@ export class StreamHub {
         owned?.delete(stream);
         if (owned?.size === 0) this.byOwner.delete(stream.owner);
         stream.release?.();
+      }
+      if (stream.game) {
+        const streams = this.byGame.get(stream.game.gameId);
+        streams?.delete(stream);
+        if (streams?.size === 0) this.byGame.delete(stream.game.gameId);
       }
       this.options.onOpenStreamsChanged?.(this.streams.size);
     }

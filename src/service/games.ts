@@ -53,6 +53,8 @@ export interface GameServiceDeps {
   // A try of a clock timer's end of a game failed (the store) and is retried (`failure.retryInMs`), for the log.
   onTimerError?: (error: unknown, failure: Failure) => void;
   players?: PlayerFeed; // where games starting and ending go, for the players' event streams
+  // Each game as a change or a creation made here left it, once durable (the computer's turns: engineMoves.ts).
+  onCommitted?: ((game: Game) => void) | undefined;
 }
 
 /** A page of games (`list`): each with its version, and the position after the page, if another follows. */
@@ -93,6 +95,8 @@ export class GameService {
   private readonly announcedVersions = new Map<string, number>();
   private readBarrier: { sync(): Promise<void> } | undefined;
   private readonly players: PlayerFeed | undefined;
+  /** Set once, after construction, by what follows the committed games (the computer's turns). */
+  onCommitted: ((game: Game) => void) | undefined;
 
   constructor(deps: GameServiceDeps) {
     this.store = deps.store;
@@ -104,6 +108,7 @@ export class GameService {
     this.maxPgnPlies = deps.maxPgnPlies ?? DEFAULTS.maxPgnPlies;
     this.sharedStore = deps.sharedStore ?? false;
     this.players = deps.players;
+    this.onCommitted = deps.onCommitted;
     // A game's end is tried until it is recorded (DECISIONS §13a); a game that does not exist has none to make.
     this.timers = new ClockTimers(
       id =>
@@ -327,6 +332,7 @@ export class GameService {
     this.bus.publish({ gameId: id, version: change.game.record.version, event: change.event });
     this.timers.arm(id, index.deadline, true);
     if (isOver(game) !== index.ended) this.transition(change.game, index.ended ? 'gameFinish' : 'gameStart');
+    this.onCommitted?.(change.game);
     return true;
   }
 
@@ -401,6 +407,7 @@ export class GameService {
         this.remember(game);
         this.timers.arm(game.record.id, index.deadline, true);
         if (!index.ended) this.transition(game, 'gameStart');
+        this.onCommitted?.(game);
         return game;
       }
     }

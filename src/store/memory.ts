@@ -20,9 +20,15 @@ import type { Challenge } from '../domain/challenge.ts';
 import { bySeekAge, type Seek } from '../domain/seek.ts';
 import type { SeekStore } from './seeks.ts';
 import type { PresenceKey, PresenceStore, SeenAt } from './presence.ts';
+import type { EngineTurn, EngineTurnStore } from './engineTurns.ts';
 import type { PlayerInfo } from '../contract/shapes.ts';
+import { chatRetryAt, type ChatLimit, type ChatLine, type NewChatLine } from '../domain/chat.ts';
+import type { ChatRoom } from '../contract/vocabulary.ts';
+import type { AppendedChat, ChatStore } from './chat.ts';
 
-export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore, SeekStore, PresenceStore {
+export class MemoryGameStore
+  implements GameStore, TokenStore, ChallengeStore, SeekStore, ChatStore, PresenceStore, EngineTurnStore
+{
   private readonly games = new Map<string, string>();
   private readonly deadlines = new Map<string, number>();
   private readonly order = new Map<string, { seq: number; ended: boolean }>();
@@ -33,7 +39,9 @@ export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore, S
   private readonly challenges = new Map<string, string>(); // JSON, so that no caller shares a stored object
   private readonly seeks = new Map<string, string>(); // JSON, as the challenges
   private readonly bots = new Set<string>();
+  private readonly engineTurns = new Map<string, EngineTurn>();
   private readonly presence = new Map<string, SeenAt & { instanceId: string }>(); // by game, player and instance
+  private readonly chats = new Map<string, ChatLine[]>(); // each game's lines, oldest first
 
   create(record: GameRecord, index: GameIndex = NO_INDEX): Promise<boolean> {
     if (this.games.has(record.id)) return Promise.resolve(false);
@@ -180,6 +188,17 @@ export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore, S
     return Promise.resolve();
   }
 
+  claimEngineTurn(turn: EngineTurn, now: number): Promise<boolean> {
+    const held = this.engineTurns.get(turn.gameId);
+    const free =
+      !held ||
+      held.version < turn.version ||
+      held.until <= now ||
+      (held.instanceId === turn.instanceId && held.version === turn.version);
+    if (free) this.engineTurns.set(turn.gameId, { ...turn });
+    return Promise.resolve(free);
+  }
+
   makeBot(playerId: string, _since: string): Promise<boolean> {
     if (this.bots.has(playerId)) return Promise.resolve(false);
     this.bots.add(playerId);
@@ -303,6 +322,32 @@ export class MemoryGameStore implements GameStore, TokenStore, ChallengeStore, S
       s => s.status === 'paired' && s.pairedAt !== null && s.pairedAt >= since && !this.games.has(s.gameId!),
     );
     return Promise.resolve(unmade);
+  }
+
+  appendChat(line: NewChatLine, limit: ChatLimit): Promise<AppendedChat> {
+    // Counted and added in one synchronous step: no other line comes between.
+    const recent = [...this.chats.values()]
+      .flat()
+      .filter(kept => kept.player.id === line.player.id && kept.at > line.at - limit.windowMs)
+      .map(kept => kept.at)
+      .sort((a, b) => b - a);
+    const retryAt = chatRetryAt(recent, line.at, limit);
+    if (retryAt !== undefined) return Promise.resolve({ retryAt });
+    const lines = this.chats.get(line.gameId) ?? [];
+    const written: ChatLine = { ...line, player: { ...line.player }, seq: (lines.at(-1)?.seq ?? 0) + 1 };
+    lines.push(written);
+    const room = lines.filter(kept => kept.room === line.room);
+    const dropped = new Set(room.slice(0, Math.max(0, room.length - limit.kept)));
+    this.chats.set(
+      line.gameId,
+      lines.filter(kept => !dropped.has(kept)),
+    );
+    return Promise.resolve({ line: { ...written, player: { ...written.player } } });
+  }
+
+  chatLines(gameId: string, room: ChatRoom): Promise<ChatLine[]> {
+    const lines = (this.chats.get(gameId) ?? []).filter(line => line.room === room);
+    return Promise.resolve(lines.map(line => ({ ...line, player: { ...line.player } })));
   }
 }
 

@@ -11,6 +11,8 @@
  *   turns authentication on, or stops accepting the token, at once.
  * - CHALLENGES_CHANNEL: a challenge made or changed, the whole challenge as stored (JSON), so that every instance
  *   tells the streams of its two players at once, in the order of the commits, and arms or drops its expiry.
+ * - CHAT_CHANNEL: a chat line written, the whole line as stored (JSON), so that every instance sends it to its streams
+ *   of the game.
  *
  * ```ts
  * parseChangeNotifications('[{"g":"AbCd1234","v":7,"d":null,"t":"f","w":"ann","b":"bob","e":null}]');
@@ -21,6 +23,7 @@
 
 import type { StateEvent } from './store.ts';
 import type { Challenge } from '../domain/challenge.ts';
+import type { ChatLine } from '../domain/chat.ts';
 
 /** The channel of game changes. */
 export const CHANGES_CHANNEL = 'chess_game_changes';
@@ -99,6 +102,33 @@ export function parseSeekNotification(payload: string | undefined): { paired: st
     return undefined;
   }
   return { paired, gameId };
+}
+
+/** The channel of games' chat lines. */
+export const CHAT_CHANNEL = 'chess_chat';
+
+/**
+ * The chat line a payload of the chat channel announces (the line itself, as stored: at most 140 characters of text,
+ * far below NOTIFY's 8000 bytes), or undefined for a payload of another form.
+ */
+export function parseChatNotification(payload: string | undefined): ChatLine | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(payload ?? '');
+  } catch {
+    return undefined;
+  }
+  const { gameId, seq, room, player, text, at } = (parsed ?? {}) as Record<string, unknown>;
+  const { id, displayName } = (player ?? {}) as Record<string, unknown>;
+  const valid =
+    typeof gameId === 'string' &&
+    Number.isSafeInteger(seq) &&
+    (room === 'player' || room === 'spectator') &&
+    typeof id === 'string' &&
+    typeof displayName === 'string' &&
+    typeof text === 'string' &&
+    Number.isSafeInteger(at);
+  return valid ? (parsed as ChatLine) : undefined;
 }
 
 /** The SQL expression of the payload that announces a revoked token, from an SQL expression of its hash. */

@@ -5,10 +5,12 @@ import type { GameStore } from './store.ts';
 import type { TokenStore } from './tokens.ts';
 import type { SeekStore } from './seeks.ts';
 import type { PresenceStore } from './presence.ts';
+import type { EngineTurnStore } from './engineTurns.ts';
 import type { ChallengeStore } from './challenges.ts';
+import type { ChatStore } from './chat.ts';
 
-/** What an adapter keeps: games, player tokens, challenges and seeks. */
-export type Store = GameStore & TokenStore & ChallengeStore & SeekStore & PresenceStore;
+/** What an adapter keeps: games, player tokens, challenges, seeks, chat lines, presence and the engine's turns. */
+export type Store = GameStore & TokenStore & ChallengeStore & SeekStore & ChatStore & PresenceStore & EngineTurnStore;
 
 /** The store named by DATABASE_URL could not be opened: one line that names the setting, for the start-up. */
 export class StoreOpenError extends Error {

@@ -30,7 +30,14 @@ import {
   type StateEvent,
   type StoredChange,
 } from './store.ts';
-import { CHALLENGES_CHANNEL, SEEKS_CHANNEL, TOKEN_ISSUED, TOKENS_CHANNEL, tokenRevokedSql } from './notifications.ts';
+import {
+  CHALLENGES_CHANNEL,
+  CHAT_CHANNEL,
+  SEEKS_CHANNEL,
+  TOKEN_ISSUED,
+  TOKENS_CHANNEL,
+  tokenRevokedSql,
+} from './notifications.ts';
 import { PostgresWrites } from './postgresWrites.ts';
 import { recordOf, type StoredGameData } from './rows.ts';
 import { BOT_SQL, TOKEN_COLUMNS, tokenOf, type StoredToken, type TokenRow, type TokenStore } from './tokens.ts';
@@ -49,7 +56,11 @@ import type { Challenge } from '../domain/challenge.ts';
 import type { Seek } from '../domain/seek.ts';
 import { pairColumns, SEEK_SQL, seekColumns, seekOf, type SeekRow, type SeekStore } from './seeks.ts';
 import { PRESENCE_SQL, seenOf, type PresenceKey, type PresenceStore, type SeenAt, type SeenRow } from './presence.ts';
+import { ENGINE_TURN_SQL, type EngineTurn, type EngineTurnStore } from './engineTurns.ts';
 import type { PlayerInfo } from '../contract/shapes.ts';
+import { CHAT_SQL, chatColumns, chatLineOf, type AppendedChat, type ChatRow, type ChatStore } from './chat.ts';
+import { chatRetryAt, type ChatLimit, type ChatLine, type NewChatLine } from '../domain/chat.ts';
+import type { ChatRoom } from '../contract/vocabulary.ts';
 
 /** A games row as the store reads it: its columns and its line (the moves rows, as JSON `[[uci, clock], ...]`). */
 interface GameRow {
@@ -81,6 +92,10 @@ const ANNOUNCED = (write: string) =>
 /** The first key of the advisory locks of challengers (the second is a hash of the challenger's id). */
 const CHALLENGER_LOCK = 4_224_243;
 
+/** The first keys of the advisory locks of chat writers and of games' chats (the second is a hash of the id). */
+const CHAT_WRITER_LOCK = 4_224_244;
+const CHAT_GAME_LOCK = 4_224_245;
+
 /** Any constant shared by all instances: the advisory lock that serializes migrations. */
 const MIGRATION_LOCK = 4_224_242;
 const PRUNE_EVERY = 1000;
@@ -92,7 +107,9 @@ export interface PostgresOptions {
   onError?: (error: Error) => void; // errors of idle connections, for the log
 }
 
-export class PostgresGameStore implements GameStore, TokenStore, ChallengeStore, SeekStore, PresenceStore {
+export class PostgresGameStore
+  implements GameStore, TokenStore, ChallengeStore, SeekStore, ChatStore, PresenceStore, EngineTurnStore
+{
   private updates = 0;
 
   private readonly writes: PostgresWrites;
@@ -450,6 +467,59 @@ export class PostgresGameStore implements GameStore, TokenStore, ChallengeStore,
     return this.run(async () => {
       await this.pool.query(PRESENCE_SQL.prune, [before]);
     });
+  }
+
+  claimEngineTurn({ gameId, version, instanceId, until }: EngineTurn, now: number): Promise<boolean> {
+    return this.run(
+      async () => (await this.pool.query(ENGINE_TURN_SQL, [gameId, version, instanceId, until, now])).rowCount === 1,
+    );
+  }
+
+  appendChat(line: NewChatLine, limit: ChatLimit): Promise<AppendedChat> {
+    return this.run(async () => {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN');
+        // One writer's lines one at a time on every instance (each counts what the one before committed), and one
+        // game's lines one at a time (each numbered after the one before); always in this order, so no two wait on
+        // each other in a circle.
+        await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2)), pg_advisory_xact_lock($3, hashtext($4))', [
+          CHAT_WRITER_LOCK,
+          line.player.id,
+          CHAT_GAME_LOCK,
+          line.gameId,
+        ]);
+        const { rows: recent } = await client.query<{ created_at: string }>(CHAT_SQL.recent, [
+          line.player.id,
+          line.at - limit.windowMs,
+          limit.lines,
+        ]);
+        const retryAt = chatRetryAt(
+          recent.map(row => Number(row.created_at)),
+          line.at,
+          limit,
+        );
+        if (retryAt !== undefined) {
+          await client.query('ROLLBACK');
+          return { retryAt };
+        }
+        const written = chatLineOf((await client.query<ChatRow>(CHAT_SQL.insert, [...chatColumns(line)])).rows[0]!);
+        await client.query(CHAT_SQL.trim, [line.gameId, line.room, limit.kept]);
+        // Heard by every instance once the line commits, this one included.
+        await client.query('SELECT pg_notify($1, $2)', [CHAT_CHANNEL, JSON.stringify(written)]);
+        await client.query('COMMIT');
+        return { line: written };
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    });
+  }
+
+  chatLines(gameId: string, room: ChatRoom): Promise<ChatLine[]> {
+    return this.run(async () => (await this.pool.query<ChatRow>(CHAT_SQL.lines, [gameId, room])).rows.map(chatLineOf));
   }
 
   secret(): Promise<string> {

@@ -67,10 +67,15 @@ import { byAge, challengeColumns, challengeOf, type ChallengeStore, type Inserte
 import {
   params,
   prepareChallengeStatements,
+  prepareChatStatements,
   preparePresenceStatements,
   prepareSeekStatements,
 } from './sqliteChallenges.ts';
 import { seenOf, type PresenceKey, type PresenceStore, type SeenAt } from './presence.ts';
+import type { EngineTurn, EngineTurnStore } from './engineTurns.ts';
+import { chatColumns, chatLineOf, type AppendedChat, type ChatStore } from './chat.ts';
+import { chatRetryAt, type ChatLimit, type ChatLine, type NewChatLine } from '../domain/chat.ts';
+import type { ChatRoom } from '../contract/vocabulary.ts';
 import { pairColumns, seekColumns, seekOf, type SeekStore } from './seeks.ts';
 import type { Seek } from '../domain/seek.ts';
 import type { Challenge } from '../domain/challenge.ts';
@@ -108,13 +113,16 @@ interface Pending {
   logged?: { gameId: string; version: number; json: string }; // logged once the write commits and saved
 }
 
-export class SqliteGameStore implements GameStore, TokenStore, ChallengeStore, SeekStore, PresenceStore {
+export class SqliteGameStore
+  implements GameStore, TokenStore, ChallengeStore, SeekStore, ChatStore, PresenceStore, EngineTurnStore
+{
   private db!: Database.Database;
   private games!: ReturnType<typeof prepareGameStatements>;
   private tokenStmts!: ReturnType<typeof prepareTokenStatements>;
   private challengeStmts!: ReturnType<typeof prepareChallengeStatements>;
   private seekStmts!: ReturnType<typeof prepareSeekStatements>;
   private presenceStmts!: ReturnType<typeof preparePresenceStatements>;
+  private chatStmts!: ReturnType<typeof prepareChatStatements>;
   /** The highest seq given so far: the next write in the current transaction gives its game the one after it. */
   private seq = 0;
   private batchTx!: Database.Transaction<(writes: Pending[]) => boolean[]>;
@@ -152,6 +160,7 @@ export class SqliteGameStore implements GameStore, TokenStore, ChallengeStore, S
     this.challengeStmts = prepareChallengeStatements(db);
     this.seekStmts = prepareSeekStatements(db);
     this.presenceStmts = preparePresenceStatements(db);
+    this.chatStmts = prepareChatStatements(db);
     // Each transaction numbers its writes from the highest seq committed, by this connection or another. Only
     // another connection's commit can make it higher than the one this connection last gave (a rolled-back
     // transaction leaves a gap, which the order does not mind), and SQLite's data_version tells whether another
@@ -501,6 +510,34 @@ export class SqliteGameStore implements GameStore, TokenStore, ChallengeStore, S
 
   prunePresence(before: number): Promise<void> {
     return this.enqueue(() => this.presenceStmts.prune.run(params([before])).changes > 0).then(() => undefined);
+  }
+
+  claimEngineTurn({ gameId, version, instanceId, until }: EngineTurn, now: number): Promise<boolean> {
+    const row = params([gameId, version, instanceId, until, now]);
+    return this.enqueue(() => this.presenceStmts.engineTurn.run(row).changes === 1);
+  }
+
+  appendChat(line: NewChatLine, limit: ChatLimit): Promise<AppendedChat> {
+    const recent = params([line.player.id, line.at - limit.windowMs, limit.lines]);
+    const values = params(chatColumns(line));
+    const trim = params([line.gameId, line.room, limit.kept]);
+    let result: AppendedChat | undefined;
+    // Counted and added in one write transaction: no other write comes between.
+    return this.enqueue(() => {
+      const times = this.chatStmts.recent.all(recent).map(row => row.created_at);
+      const retryAt = chatRetryAt(times, line.at, limit);
+      if (retryAt !== undefined) {
+        result = { retryAt };
+        return false;
+      }
+      result = { line: chatLineOf(this.chatStmts.insert.get(values)!) };
+      this.chatStmts.trim.run(trim);
+      return true;
+    }).then(() => result!);
+  }
+
+  chatLines(gameId: string, room: ChatRoom): Promise<ChatLine[]> {
+    return this.read(() => this.chatStmts.lines.all(params([gameId, room])).map(chatLineOf));
   }
 
   secret(): Promise<string> {

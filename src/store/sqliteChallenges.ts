@@ -1,6 +1,6 @@
 /**
- * The embedded store's challenges, seeks and known players: the shared SQL of challenges.ts, seeks.ts and
- * tokens.ts, prepared once per connection. SQLite numbers no parameter twice, so `$n` becomes the named `@pn`.
+ * The embedded store's challenges, seeks, chat lines and known players: the shared SQL of challenges.ts, seeks.ts,
+ * chat.ts and tokens.ts, prepared once per connection. SQLite numbers no parameter twice, so `$n` becomes the named `@pn`.
  *
  * ```ts
  * const challenges = prepareChallengeStatements(db);
@@ -11,7 +11,9 @@ import type Database from 'better-sqlite3';
 import { CHALLENGE_SQL, type ChallengeRow } from './challenges.ts';
 import { SEEK_SQL, type SeekRow } from './seeks.ts';
 import { PRESENCE_SQL, type SeenRow } from './presence.ts';
+import { ENGINE_TURN_SQL } from './engineTurns.ts';
 import { KNOWN_PLAYER_SQL } from './tokens.ts';
+import { CHAT_SQL, type ChatRow } from './chat.ts';
 
 type Params = Record<string, unknown>;
 
@@ -57,5 +59,15 @@ export function preparePresenceStatements(db: Database.Database) {
         'WHERE game_id IN (SELECT value FROM json_each(?)) GROUP BY game_id, player_id',
     ),
     prune: db.prepare<[Params]>(named(PRESENCE_SQL.prune)),
+    engineTurn: db.prepare<[Params]>(named(ENGINE_TURN_SQL)),
+  };
+}
+
+export function prepareChatStatements(db: Database.Database) {
+  return {
+    recent: db.prepare<[Params], { created_at: number }>(named(CHAT_SQL.recent)),
+    insert: db.prepare<[Params], ChatRow>(named(CHAT_SQL.insert)),
+    trim: db.prepare<[Params]>(named(CHAT_SQL.trim)),
+    lines: db.prepare<[Params], ChatRow>(named(CHAT_SQL.lines)),
   };
 }

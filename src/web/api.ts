@@ -1,6 +1,6 @@
 /**
  * The page's client of the service's public REST API (`/api/board/game`, `/api/account` for who the token acts
- * as, `/api/challenge` and `/api/board/seek` for finding an opponent), and the addresses of its streams. Every request carries the API token when one is set; every failure
+ * as, `/api/challenge` and `/api/board/seek` for finding an opponent, a game's `chat`), and the addresses of its streams. Every request carries the API token when one is set; every failure
  * becomes an `ApiError` with the service's own code and message.
  *
  * ```ts
@@ -23,6 +23,7 @@ import type {
 } from '../contract/shapes.ts';
 import type { DrawAction, TakebackAction } from '../contract/vocabulary.ts';
 import type { ChallengeJson, ChallengeList } from '../contract/challenges.ts';
+import type { PlayerGameChat } from '../contract/chat.ts';
 import type { DeclineReason } from '../domain/challenge.ts';
 import type { ChallengeBody, SeekBody } from './challengesState.ts';
 
@@ -212,6 +213,12 @@ export const api = {
   exportFen: (id: string) => text(`${game(id)}/export/fen`),
   exportPgn: (id: string) => text(`${game(id)}/export/pgn`),
   streamUrl: (id: string) => `${game(id)}/stream`,
+  /** The game's stream in lichess's shape, which carries its chat (DECISIONS §17). */
+  lichessStreamUrl: (id: string) => `${BASE}/stream/${encodeURIComponent(id)}`,
+  /** The game's players' room, the oldest line first (for its players). */
+  chat: (id: string) => json<PlayerGameChat>('GET', `${game(id)}/chat`),
+  /** Writes a line in the game's players' room. */
+  say: (id: string, text: string) => json<{ ok: true }>('POST', `${game(id)}/chat`, { room: 'player', text }),
   /** The token's player's ongoing games, the most recently changed first. */
   ongoingGames: (limit = 100) => json<GamePage>('GET', `${BASE}?status=ongoing&limit=${limit}`),
   eventStreamUrl: () => '/api/stream/event',

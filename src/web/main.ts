@@ -17,6 +17,8 @@
  *   the states' `serverTime`; the page redraws them ten times a second while one runs, and never otherwise
  *   (clockTicker.ts). The service ends a game whose flag falls, and the stream brings that end.
  * - The lobby's forms create or import a game and open it (newGame.ts).
+ * - With a player token on a game the player holds a seat in, a chat panel shows the players' room live and sends
+ *   lines to it (chat.ts): from a second stream of the game, lichess's, since the seed's own carries no chat.
  *
  * This module wires events to the state (state.ts and the other pure modules, no DOM) and redraws (render.ts,
  * board.ts) after each change.
@@ -25,6 +27,8 @@ import { AccountLoader } from './account.ts';
 import { api, asApiError, setToken, type Account, type GameFull, type GameState } from './api.ts';
 import { Board } from './board.ts';
 import { ChallengesFeed } from './challenges.ts';
+import { ChatFeed } from './chat.ts';
+import { chatShown, chatTextProblem } from './chatState.ts';
 import { challengeBodyOf, challengeRowsOf, seekBodyOf, timeControlOf, type ChallengeColor } from './challengesState.ts';
 import { ClockTicker } from './clockTicker.ts';
 import { copy, exportGame } from './export.ts';
@@ -37,6 +41,7 @@ import { PromotionPicker, type PromotionPiece } from './promotion.ts';
 import {
   confirmResign,
   render as renderPage,
+  renderChat,
   renderConnection,
   renderMyGames,
   renderPlay,
@@ -93,11 +98,15 @@ const newGame = new NewGameForms(
   game => openGame(game.gameId, 'push', game),
 );
 
+/** The players' room of the game on the board, for a page whose player holds a seat in it. */
+const chat = new ChatFeed(() => renderChat(chat.chat, chat.status, chat.problem));
+
 const seats = (): Color[] => seatsOf(session?.game, who.account);
 const render = (): void => {
   renderPage(session, who.account, orientation, board);
   clocks.tick();
   renderGames();
+  chat.follow(session?.game && chatShown(seats(), Boolean(who.account?.player)) ? session.id : undefined);
 };
 
 /**
@@ -424,6 +433,26 @@ function onSeekSubmit(): Promise<void> | undefined {
   return seeker.start(body);
 }
 
+// ---------------------------------------------------------------------------------------------- chat
+
+async function onChatSubmit(): Promise<void> {
+  const text = ui.chatInput.value;
+  const problem = chatTextProblem(text);
+  showError(ui.chatError, problem);
+  if (problem) return;
+  ui.chatSend.disabled = true;
+  try {
+    await chat.send(text);
+    ui.chatInput.value = ''; // the line comes back on the stream, like the opponent's
+  } catch (error) {
+    showError(ui.chatError, asApiError(error));
+  } finally {
+    ui.chatSend.disabled = false;
+    ui.chatInput.focus();
+  }
+}
+
+onSubmit(ui.chatForm, onChatSubmit);
 onSubmit(ui.challengeForm, onChallengeSubmit);
 onSubmit(ui.seekForm, onSeekSubmit);
 on(ui.seekCancel, 'click', () => seeker.cancel());
@@ -494,12 +523,14 @@ function followNobody(): void {
   myGames.follow(null);
   challenges.follow(null);
   seeker.follow(null);
+  chat.follow(undefined); // its stream was opened with the token given up
 }
 
 window.addEventListener('popstate', () => route('none'));
 window.addEventListener('online', () => {
   session?.stream?.reconnectNow();
   myGames.reconnectNow();
+  chat.reconnectNow();
 });
 
 renderTimeControls();

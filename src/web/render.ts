@@ -7,6 +7,7 @@
  * renderClocks(session.game, serviceNow); // ten times a second while a clock runs
  * renderMyGames(rows, 'live', undefined, id => open(id)); // the player's games; rows undefined: no player
  * renderPlay({ player, rows, notice, seekWords, seeking }, answers); // challenges and the seek
+ * renderChat(chat.chat, chat.status, chat.problem); // the players' room; no chat: the panel hides
  * showError(ui.error, apiError);
  * ```
  */
@@ -17,6 +18,7 @@ import { clockDisplayOf, TIME_CONTROLS, type ClockDisplay, type ClockFace } from
 import { DECLINE_CHOICES, type ChallengeRow, type TimeControlFields } from './challengesState.ts';
 import type { DeclineReason } from '../domain/challenge.ts';
 import type { MyGameRow } from './myGamesState.ts';
+import type { ChatState } from './chatState.ts';
 import { colorName, movetextToSan } from './notation.ts';
 import { controlsOf, seatsOf, seatWordsOf, type Control, type Controls } from './seats.ts';
 import { isEnded, offerWordsOf, statusWordsOf, titleOf, type Session } from './state.ts';
@@ -110,6 +112,15 @@ export const ui = {
   seekStatus: el('seek-status'),
   seekCancel: el<HTMLButtonElement>('seek-cancel'),
   seekError: el('seek-error'),
+  chat: el('chat'),
+  chatConnection: el('chat-connection'),
+  chatProblem: el('chat-problem'),
+  chatLines: el('chat-lines'),
+  chatEmpty: el('chat-empty'),
+  chatForm: el<HTMLFormElement>('chat-form'),
+  chatInput: el<HTMLInputElement>('chat-input'),
+  chatSend: el<HTMLButtonElement>('chat-send'),
+  chatError: el('chat-error'),
 };
 
 /**
@@ -409,6 +420,57 @@ export function renderMyGames(
       return item;
     }),
   );
+}
+
+// ---------------------------------------------------------------------------------------------- chat
+
+/** What the chat's list shows: the chat and generation drawn, and the lines appended since. */
+let chatDrawn: { chat: ChatState | undefined; generation: number; added: number } = {
+  chat: undefined,
+  generation: -1,
+  added: 0,
+};
+
+/**
+ * The chat panel: hidden without a chat; its lines drawn anew when they were replaced (a history came) and only
+ * appended to otherwise, so that a screen reader's live region announces each new line once.
+ */
+export function renderChat(chat: ChatState | undefined, status: ConnectionStatus | 'idle', problem?: string): void {
+  ui.chat.hidden = chat === undefined;
+  ui.chatConnection.dataset.state = status;
+  ui.chatConnection.textContent = status === 'live' ? 'Live' : status === 'reconnecting' ? 'Reconnecting…' : '';
+  showText(ui.chatProblem, problem ?? '');
+  if (!chat) {
+    if (chatDrawn.chat) ui.chatLines.replaceChildren();
+    chatDrawn = { chat: undefined, generation: -1, added: 0 };
+    return;
+  }
+  const list = ui.chatLines;
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+  if (chatDrawn.chat !== chat || chatDrawn.generation !== chat.generation) {
+    list.replaceChildren(...chat.lines.map(chatLineItem));
+  } else {
+    const fresh = chat.added - chatDrawn.added;
+    list.append(...chat.lines.slice(Math.max(0, chat.lines.length - fresh)).map(chatLineItem));
+    while (list.children.length > chat.lines.length) list.firstElementChild!.remove();
+  }
+  chatDrawn = { chat, generation: chat.generation, added: chat.added };
+  ui.chatEmpty.hidden = chat.lines.length > 0 || chat.loading;
+  if (atBottom) list.scrollTop = list.scrollHeight; // follow the latest line, unless the reader scrolled up
+}
+
+function chatLineItem(line: { user: string; text: string }): HTMLLIElement {
+  const item = document.createElement('li');
+  item.className = 'chat-line';
+  item.dataset.testid = 'chat-line';
+  const user = document.createElement('span');
+  user.className = 'chat-user';
+  user.textContent = line.user;
+  const text = document.createElement('span');
+  text.className = 'chat-text';
+  text.textContent = line.text;
+  item.append(user, text);
+  return item;
 }
 
 // ---------------------------------------------------------------------------------------------- play someone

@@ -1,6 +1,7 @@
 /**
  * The page's NDJSON streams, read with `fetch`: a game's (`GET /api/board/game/{id}/stream`: a `gameFull` line,
- * then `gameState` lines) and a player's events (`GET /api/stream/event`: a `gameStart` line per ongoing game of
+ * then `gameState` lines), the same game's in lichess's shape for its chat (`GET /api/board/game/stream/{id}`:
+ * `chatLine` lines after its `gameFull`; the seed's own stream carries no chat) and a player's events (`GET /api/stream/event`: a `gameStart` line per ongoing game of
  * the player and a `challenge` line per pending challenge, then `gameStart` and `gameFinish` as games start and
  * end, and `challenge`, `challengeCanceled` and `challengeDeclined` as challenges are made and answered). Both send empty heartbeat lines and an
  * `error` line before the server closes them. When a connection drops (or stays silent longer than
@@ -21,6 +22,7 @@ import { ApiError, api, asApiError, authHeaders, errorOf, type GameFull, type Ga
 import type { GameEvent, PlayerEventLine, StreamError } from '../contract/shapes.ts';
 import type { PlayerGameLine } from './myGamesState.ts';
 import type { ChallengeLine } from '../contract/challenges.ts';
+import type { ChatLineEvent } from '../contract/chat.ts';
 
 /** A line of a player's event stream other than `error`: a game starting or ending, or a challenge's news. */
 export type PlayerLine = PlayerGameLine | ChallengeLine;
@@ -231,6 +233,43 @@ export class GameStream extends NdjsonStream<GameEvent> {
         break;
       default:
         break;
+    }
+  }
+}
+
+export interface ChatStreamHandlers extends ConnectionHandlers {
+  /** A connection is live: lines written from now on come through `onLine`. */
+  onOpen(): void;
+  onLine(line: ChatLineEvent): void;
+}
+
+/**
+ * Follows a game's chat on its lichess stream: live from its `gameFull` line; the game's own lines (gameFull,
+ * gameState) are the seed stream's business and are left alone.
+ */
+export class ChatStream extends NdjsonStream<{ type: string }> {
+  constructor(
+    readonly gameId: string,
+    private readonly handlers: ChatStreamHandlers,
+    options: StreamOptions = {},
+  ) {
+    super(handlers, options);
+  }
+
+  protected url(): string {
+    return api.lichessStreamUrl(this.gameId);
+  }
+
+  protected opened(): void {
+    // live once the gameFull has come
+  }
+
+  protected line(line: { type: string }): void {
+    if (line.type === 'gameFull') {
+      this.live();
+      this.handlers.onOpen();
+    } else if (line.type === 'chatLine') {
+      this.handlers.onLine(line as ChatLineEvent);
     }
   }
 }

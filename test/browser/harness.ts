@@ -29,6 +29,7 @@ import { PlayerFeed } from '../../src/bus/players.ts';
 import { newGameId } from '../../src/service/ids.ts';
 import { ChallengeService } from '../../src/service/challenges.ts';
 import { SeekService } from '../../src/service/seeks.ts';
+import { ChatService } from '../../src/service/chat.ts';
 import { PlayerTokens } from '../../src/service/tokens.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 
@@ -75,7 +76,7 @@ export interface BrowserEnv {
 }
 
 /** Settings of the app under test besides its store (e.g. `tokens`). */
-export type AppOptions = Omit<AppDeps, 'games' | 'store' | 'bus' | 'players' | 'challenges' | 'seeks'> & {
+export type AppOptions = Omit<AppDeps, 'games' | 'store' | 'bus' | 'players' | 'challenges' | 'seeks' | 'chat'> & {
   /**
    * Challenges and seeks (DECISIONS §16), kept in the app's store; the players challenges know are those whose
    * tokens that store issued, so the app's player tokens are the store's own (env.playerTokens) unless
@@ -94,8 +95,10 @@ export async function startBrowserEnv(executablePath: string, options: AppOption
   const playerTokens = deps.playerTokens ?? (withChallenges ? new PlayerTokens({ store, now: Date.now }) : undefined);
   const challenges = withChallenges ? new ChallengeService({ store, games, players, ttlMs: 3_600_000 }) : undefined;
   const seeks = withChallenges ? new SeekService({ store, games }) : undefined;
+  const chat = new ChatService({ store, games }); // games' chat, kept in the app's store
   const app = await buildApp({
     ...deps,
+    chat,
     ...(playerTokens ? { playerTokens } : {}),
     ...(challenges ? { challenges } : {}),
     ...(seeks ? { seeks } : {}),

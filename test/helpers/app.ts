@@ -22,6 +22,11 @@ import { SeekService } from '../../src/service/seeks.ts';
 import type { SeekStore } from '../../src/store/seeks.ts';
 import { GamePresence } from '../../src/service/presence.ts';
 import type { PresenceStore } from '../../src/store/presence.ts';
+import type { EnginePool } from '../../src/engine/index.ts';
+import { EngineMoves } from '../../src/service/engineMoves.ts';
+import type { EngineTurnStore } from '../../src/store/engineTurns.ts';
+import { ChatService } from '../../src/service/chat.ts';
+import type { ChatStore } from '../../src/store/chat.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -32,6 +37,8 @@ export interface TestApp {
   challenges: ChallengeService | undefined; // when the store keeps challenges
   seeks: SeekService | undefined; // when the store keeps seeks
   presence: GamePresence | undefined; // when the store keeps presence
+  engineMoves: EngineMoves | undefined; // with an engine
+  chat: ChatService | undefined; // when the store keeps chat lines
 }
 
 /** The token store of a test's store: the store itself when it keeps tokens, else one in memory. */
@@ -58,6 +65,8 @@ export interface TestAppOptions {
   presenceTickMs?: number;
   /** The service's time (ms since the epoch); the real time by default. */
   now?: () => number;
+  /** The computer opponent's engine (DECISIONS §18): with it, POST /api/challenge/ai and the engine's turns. */
+  engine?: EnginePool;
 }
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -90,11 +99,28 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   const presence =
     presenceStore &&
     new GamePresence({ store: presenceStore, now: () => games.now(), tickMs: options.presenceTickMs ?? 200 });
+  const engineMoves =
+    options.engine && 'claimEngineTurn' in store
+      ? new EngineMoves({
+          games,
+          store: store as GameStore & EngineTurnStore,
+          engine: options.engine,
+          pollMs: 200,
+        })
+      : undefined;
+  if (engineMoves) {
+    games.onCommitted = game => engineMoves.committed(game);
+    engineMoves.start();
+  }
+  const chatStore = 'appendChat' in store ? (store as GameStore & ChatStore) : undefined;
+  const chat = chatStore && new ChatService({ store: chatStore, games, sharedStore: options.sharedStore ?? false });
   const app = await buildApp({
     games,
     challenges,
     seeks,
     presence,
+    ...(options.engine ? { engine: options.engine } : {}),
+    chat,
     store,
     bus,
     players,
@@ -110,8 +136,9 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     challenges?.close();
     seeks?.close();
     presence?.close();
+    engineMoves?.close();
   });
-  return { app, store, games, playerTokens, players, challenges, seeks, presence };
+  return { app, store, games, playerTokens, players, challenges, seeks, chat, presence, engineMoves };
 }
 
 /**

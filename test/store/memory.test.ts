@@ -4,6 +4,8 @@ import { runGameStoreContract } from './gameStore.contract.ts';
 runGameStoreContract('MemoryGameStore', async () => new MemoryGameStore());
 import { runChallengeStoreContract } from './challengeStore.contract.ts';
 import { runSeekStoreContract } from './seekStore.contract.ts';
+import { runChatStoreContract } from './chatStore.contract.ts';
 
 runChallengeStoreContract('MemoryGameStore', async () => new MemoryGameStore());
 runSeekStoreContract('MemoryGameStore', async () => new MemoryGameStore());
+runChatStoreContract('MemoryGameStore', async () => new MemoryGameStore());

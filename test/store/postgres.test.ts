@@ -6,6 +6,7 @@ import { PostgresGameStore } from '../../src/store/postgres.ts';
 import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
 import { runChallengeStoreContract } from './challengeStore.contract.ts';
 import { runSeekStoreContract } from './seekStore.contract.ts';
+import { runChatStoreContract } from './chatStore.contract.ts';
 import { makeRecord, runGameStoreContract, stateEvent } from './gameStore.contract.ts';
 
 const skip = await postgresSkip();
@@ -20,6 +21,7 @@ describe('PostgreSQL store', { skip }, () => {
   runGameStoreContract('PostgresGameStore', () => PostgresGameStore.open(db.url));
   runChallengeStoreContract('PostgresGameStore', () => PostgresGameStore.open(db.url));
   runSeekStoreContract('PostgresGameStore', () => PostgresGameStore.open(db.url));
+  runChatStoreContract('PostgresGameStore', () => PostgresGameStore.open(db.url));
 
   test('instances starting together migrate once; reopening keeps the data', async (t: TestContext) => {
     const empty = await createTestDatabase();
@@ -46,7 +48,7 @@ describe('PostgreSQL store', { skip }, () => {
     const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
     t.assert.deepEqual(
       rows.map(row => row.version),
-      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13],
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
     );
   });
 

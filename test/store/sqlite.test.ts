@@ -8,6 +8,7 @@ import { after, test, type TestContext } from 'node:test';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import { runChallengeStoreContract } from './challengeStore.contract.ts';
 import { runSeekStoreContract } from './seekStore.contract.ts';
+import { runChatStoreContract } from './chatStore.contract.ts';
 import { makeRecord, runGameStoreContract, stateEvent, VARIED_RECORDS } from './gameStore.contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'chess-sqlite-store-'));
@@ -21,6 +22,8 @@ runChallengeStoreContract('SqliteGameStore :memory:', async () => SqliteGameStor
 runChallengeStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
 runSeekStoreContract('SqliteGameStore :memory:', async () => SqliteGameStore.open(':memory:'));
 runSeekStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
+runChatStoreContract('SqliteGameStore :memory:', async () => SqliteGameStore.open(':memory:'));
+runChatStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
 
 test('SQLite file: records survive closing and opening the file again', async (t: TestContext) => {
   const path = newFile();

@@ -8,6 +8,9 @@
  * - Actions under `/api/bot/game/{id}/`: `move/{move}` (`?offeringDraw=true`; a promotion without its piece is a
  *   queen), `draw/{yes|no}`, `takeback/{yes|no}`, `abort`, `resign`: `{ok: true}`. Under `/api/board/game/{id}/`,
  *   where the seed's own `move`, `resign` and `abort` keep their answers, `draw/{yes|no}` and `takeback/{yes|no}`.
+ * - `POST .../chat` (`{room, text}`) under both prefixes writes a line in the game's chat; `GET .../chat` reads the
+ *   players' room as lichess's PlayerGameChat. The lichess game streams carry each line as `chatLine` to the readers
+ *   of its room (domain/chat.ts: the players' room to the game's players only).
  * - `GET /api/account/playing`: the player's ongoing games as lichess's `nowPlaying`.
  *
  * Bodies may be forms; unknown query parameters are ignored (lichess clients add their own); errors carry
@@ -17,14 +20,20 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Actor } from '../../domain/seats.ts';
+import type { Game } from '../../domain/game.ts';
 import {
   drawActionOf,
   gameEventInfoOf,
   lichessGameFull,
   lichessGameState,
+  lichessChat,
+  lichessChatLine,
   takebackActionOf,
   withQueenPromotion,
 } from '../../domain/lichess.ts';
+import { ChatRateLimited } from '../../domain/chat.ts';
+import { ChatRequest, PlayerGameChat } from '../../contract/chat.ts';
+import type { ChatService } from '../../service/chat.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { abort, claimOpponentGone, drawAction, makeMove, resign, takebackAction } from '../../domain/transitions.ts';
 import { gameFullOf } from '../../domain/views.ts';
@@ -45,6 +54,7 @@ export interface LichessRoutesOptions {
   tokens?: PlayerTokens | undefined; // bots (DECISIONS §17); none: no player is a bot
   players?: PlayerFeed | undefined; // who has an event stream open (the bots online)
   presence?: GamePresence | undefined; // who is at a game (opponent gone, claims)
+  chat?: ChatService | undefined; // games' chat; none: no chat routes and no chatLine lines
   hub: StreamHub;
   maxStreamsPerClient: number;
   clientKey: (request: { ip: string; headers: Record<string, unknown> }) => string;
@@ -90,12 +100,18 @@ function playerIdOf(actor: Actor): string {
 }
 
 export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fastify, options) => {
-  const { games, hub, clientKey, tokens, players, presence } = options;
+  const { games, chat, hub, clientKey, tokens, players, presence } = options;
   const dialect = lichessDialect(tokens);
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   acceptForms(app);
   const { startStream } = ndjsonAnswers(hub, options.maxStreamsPerClient);
   const gameExists = requireGame(games, { current: false });
+  // Each line to the game's lichess streams that read its room.
+  const stopChat = chat?.onLine(line => hub.sendExtra(line.gameId, dialect, line.room, lichessChatLine(line)));
+  fastify.addHook('onClose', (_instance, done) => {
+    stopChat?.();
+    done();
+  });
 
   for (const prefix of ['board', 'bot'] as const) {
     app.get(
@@ -135,7 +151,9 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
                   send,
                 )
             : undefined;
-        await hub.attach(gameId, res, client, () => games.get(gameId), owner, dialect, follow);
+        const { actor } = request;
+        const rooms = chat ? (current: Game) => chat.roomsOf(current, actor) : undefined;
+        await hub.attach(gameId, res, client, () => games.get(gameId), owner, dialect, rooms, follow);
       },
     );
 
@@ -207,6 +225,50 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
         },
       );
     }
+  }
+
+  for (const prefix of chat ? (['board', 'bot'] as const) : []) {
+    const Prefix = prefix === 'bot' ? 'Bot' : 'Board';
+    app.post(
+      `/${prefix}/game/:gameId/chat`,
+      {
+        ...lichess,
+        preValidation: gameExists,
+        schema: operation(
+          `${prefix}ChatWrite`,
+          "Write a line in the game's chat: the player room (the two players) or the spectator room (anyone)",
+          { params: GameParams, body: ref(ChatRequest) },
+          { 200: ref(OkResponse) },
+          [400, 401, 403, 404, 415, 429],
+          { tag: 'lichess' },
+        ),
+      },
+      async (request, reply) => {
+        try {
+          await chat!.write(request.actor, request.params.gameId, request.body);
+        } catch (error) {
+          if (error instanceof ChatRateLimited) void reply.header('retry-after', String(error.retryAfterSeconds));
+          throw error;
+        }
+        return { ok: true as const };
+      },
+    );
+    app.get(
+      `/${prefix}/game/:gameId/chat`,
+      {
+        ...lichess,
+        preValidation: gameExists,
+        schema: operation(
+          `${prefix}ChatRead`,
+          `The game's player room, in lichess's ${Prefix} API shape (for the game's players)`,
+          { params: GameParams },
+          { 200: ref(PlayerGameChat) },
+          [400, 401, 403, 404, 429],
+          { tag: 'lichess' },
+        ),
+      },
+      async request => lichessChat(await chat!.playerRoom(request.actor, request.params.gameId)),
+    );
   }
 
   app.post(
