@@ -141,8 +141,8 @@ suite('lichess bots play here, unmodified but for the base URL', { timeout: 90_0
 
   test('two bots play a whole bullet game through a challenge, to its end', async (t: TestContext) => {
     // 1. Alpha challenges Beta as white, 1+1; Beta accepts on its event stream.
-    const alpha = await startBot('alpha-bot', 'Alpha Bot', { seed: 11, moveCap: 60 });
-    const beta = await startBot('beta-bot', 'Beta Bot', { seed: 23, moveCap: 60 });
+    const alpha = await startBot('alpha-bot', 'Alpha Bot', { seed: 11, moveCap: 60, greeting: 'good game, Beta' });
+    const beta = await startBot('beta-bot', 'Beta Bot', { seed: 23, moveCap: 60, greeting: 'gl hf' });
     const challenge = await alpha.challenge(beta.id, BULLET_AS_WHITE);
     t.assert.equal(challenge.status, 'created');
     t.assert.equal(challenge.speed, 'bullet');
@@ -174,6 +174,12 @@ suite('lichess bots play here, unmodified but for the base URL', { timeout: 90_0
     t.assert.equal(b.game.finish?.color, 'black');
     t.assert.equal(a.game.finish?.winner, a.state.winner);
     t.assert.equal(a.game.finish?.status?.name, a.state.status);
+    // 5. Each greeting reached the other side as a chatLine of the player room.
+    t.assert.deepEqual(a.game.chat, [
+      { type: 'chatLine', room: 'player', username: 'Beta Bot', text: 'gl hf' },
+      { type: 'chatLine', room: 'player', username: 'Alpha Bot', text: 'good game, Beta' },
+    ]);
+    t.assert.deepEqual(b.game.chat, a.game.chat);
     t.assert.deepEqual([...alpha.problems, ...beta.problems], []);
   });
 
@@ -202,69 +208,65 @@ suite('lichess bots play here, unmodified but for the base URL', { timeout: 90_0
     t.assert.deepEqual(gamma.problems, []);
   });
 
-  test(
-    'chat lines reach the other side: between two bots, and between a bot and a person',
-    { skip: 'game chat not merged yet' },
-    async (t: TestContext) => {
-      // 1. Two bots greet each other once the other is at the board; each line reaches the other as a chatLine.
-      const delta = await startBot('delta-bot', 'Delta Bot', {
-        seed: 3,
-        moveCap: 6,
-        greeting: 'good luck, from Delta',
-      });
-      const eps = await startBot('epsilon-bot', 'Epsilon Bot', { seed: 4, moveCap: 6, greeting: 'have fun, Epsilon' });
-      const challenge = await delta.challenge(eps.id, BULLET_AS_WHITE);
-      const [d, e] = await Promise.all([ending(delta, challenge.id), ending(eps, challenge.id)]);
-      t.assert.deepEqual(
-        d.game.chat.filter(line => line.username !== delta.username),
-        [{ type: 'chatLine', room: 'player', username: 'Epsilon Bot', text: 'have fun, Epsilon' }],
-      );
-      t.assert.deepEqual(
-        e.game.chat.filter(line => line.username !== eps.username),
-        [{ type: 'chatLine', room: 'player', username: 'Delta Bot', text: 'good luck, from Delta' }],
-      );
-      t.assert.deepEqual([...delta.problems, ...eps.problems], []);
+  test('chat lines reach the other side: between two bots, and between a bot and a person', async (t: TestContext) => {
+    // 1. Two bots greet each other once the other is at the board; each line reaches the other as a chatLine.
+    const delta = await startBot('delta-bot', 'Delta Bot', {
+      seed: 3,
+      moveCap: 6,
+      greeting: 'good luck, from Delta',
+    });
+    const eps = await startBot('epsilon-bot', 'Epsilon Bot', { seed: 4, moveCap: 6, greeting: 'have fun, Epsilon' });
+    const challenge = await delta.challenge(eps.id, BULLET_AS_WHITE);
+    const [d, e] = await Promise.all([ending(delta, challenge.id), ending(eps, challenge.id)]);
+    t.assert.deepEqual(
+      d.game.chat.filter(line => line.username !== delta.username),
+      [{ type: 'chatLine', room: 'player', username: 'Epsilon Bot', text: 'have fun, Epsilon' }],
+    );
+    t.assert.deepEqual(
+      e.game.chat.filter(line => line.username !== eps.username),
+      [{ type: 'chatLine', room: 'player', username: 'Delta Bot', text: 'good luck, from Delta' }],
+    );
+    t.assert.deepEqual([...delta.problems, ...eps.problems], []);
 
-      // 2. A bot and a person: the person reads the bot's greeting in the game's chat, answers, and the bot gets it.
-      const zeta = await startBot('zeta-bot', 'Zeta Bot', { seed: 6, greeting: 'hello, human' });
-      const bob = await issue('bob', 'Bob', false);
-      const made = await callAs(server.url, bob, 'POST', `/api/challenge/${zeta.id}`, { color: 'white' });
-      t.assert.equal(made.status, 200);
-      const gameId = made.body.id as string;
-      await accepted(bob, gameId);
-      const chat = async () => {
-        const res = await callAs(server.url, bob, 'GET', `/api/board/game/${gameId}/chat`);
-        assertLichess('PlayerGameChat', res.body);
-        return res.body as { user: string; text: string }[];
-      };
-      const talk = async () => {
-        let seen: { user: string; text: string }[] = [];
-        const deadline = performance.now() + GAME_MS;
-        while (!seen.some(line => line.user === 'Zeta Bot')) {
-          if (performance.now() > deadline) throw new Error(`no greeting from the bot: ${JSON.stringify(seen)}`);
-          seen = await chat();
-          await sleep(20);
-        }
-        t.assert.deepEqual(seen, [{ user: 'Zeta Bot', text: 'hello, human' }]);
-        const said = await fetch(`${server.url}/api/board/game/${gameId}/chat`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${bob}`, 'content-type': 'application/x-www-form-urlencoded' },
-          body: 'room=player&text=thanks%2C%20bot',
-        });
-        t.assert.equal(said.status, 200);
-        await waitUntil(
-          () => zeta.game(gameId).chat.some(line => line.username === 'Bob'),
-          () => `Bob's line on the bot's stream: ${JSON.stringify(zeta.game(gameId).chat)}`,
-        );
-        t.assert.deepEqual(zeta.game(gameId).chat, [
-          { type: 'chatLine', room: 'player', username: 'Zeta Bot', text: 'hello, human' },
-          { type: 'chatLine', room: 'player', username: 'Bob', text: 'thanks, bot' },
-        ]);
-      };
-      // Bob moves, and before he resigns (the bot has greeted him after his first move) he reads the chat and answers.
-      await personPlays(bob, gameId, 'white', 4, talk);
-      await ending(zeta, gameId);
-      t.assert.deepEqual(zeta.problems, []);
-    },
-  );
+    // 2. A bot and a person: the person reads the bot's greeting in the game's chat, answers, and the bot gets it.
+    const zeta = await startBot('zeta-bot', 'Zeta Bot', { seed: 6, greeting: 'hello, human' });
+    const bob = await issue('bob', 'Bob', false);
+    const made = await callAs(server.url, bob, 'POST', `/api/challenge/${zeta.id}`, { color: 'white' });
+    t.assert.equal(made.status, 200);
+    const gameId = made.body.id as string;
+    await accepted(bob, gameId);
+    const chat = async () => {
+      const res = await callAs(server.url, bob, 'GET', `/api/board/game/${gameId}/chat`);
+      assertLichess('PlayerGameChat', res.body);
+      return res.body as { user: string; text: string }[];
+    };
+    const talk = async () => {
+      let seen: { user: string; text: string }[] = [];
+      const deadline = performance.now() + GAME_MS;
+      while (!seen.some(line => line.user === 'Zeta Bot')) {
+        if (performance.now() > deadline) throw new Error(`no greeting from the bot: ${JSON.stringify(seen)}`);
+        seen = await chat();
+        await sleep(20);
+      }
+      t.assert.deepEqual(seen, [{ user: 'Zeta Bot', text: 'hello, human' }]);
+      const said = await fetch(`${server.url}/api/board/game/${gameId}/chat`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bob}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'room=player&text=thanks%2C%20bot',
+      });
+      t.assert.equal(said.status, 200);
+      await waitUntil(
+        () => zeta.game(gameId).chat.some(line => line.username === 'Bob'),
+        () => `Bob's line on the bot's stream: ${JSON.stringify(zeta.game(gameId).chat)}`,
+      );
+      t.assert.deepEqual(zeta.game(gameId).chat, [
+        { type: 'chatLine', room: 'player', username: 'Zeta Bot', text: 'hello, human' },
+        { type: 'chatLine', room: 'player', username: 'Bob', text: 'thanks, bot' },
+      ]);
+    };
+    // Bob moves, and before he resigns (the bot has greeted him after his first move) he reads the chat and answers.
+    await personPlays(bob, gameId, 'white', 4, talk);
+    await ending(zeta, gameId);
+    t.assert.deepEqual(zeta.problems, []);
+  });
 });
