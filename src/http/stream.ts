@@ -21,6 +21,8 @@ import type { Socket } from 'node:net';
 import type { EventBus, GameChange } from '../bus/bus.ts';
 import { type Game } from '../domain/game.ts';
 import { eventJsonOf, gameFullOf } from '../domain/views.ts';
+import { isOver } from '../domain/status.ts';
+import { ENDED_STATUSES } from '../contract/vocabulary.ts';
 import type { GameEvent } from '../contract/shapes.ts';
 
 export interface StreamHubOptions {
@@ -64,6 +66,8 @@ const CUT_GRACE_MS = 1000;
 export interface StreamDialect {
   first(game: Game, now: number): object | Promise<object>;
   line(change: GameChange): string;
+  /** The stream ends once the line showing the game over is out (lichess's streams do); the seed's never end. */
+  endsWhenOver?: boolean;
 }
 
 export const SEED_DIALECT: StreamDialect = {
@@ -159,11 +163,18 @@ export class StreamHub {
       const kinds = extras(game);
       if (kinds.length > 0) this.follow(stream, { gameId, dialect, extras: new Set(kinds) });
       this.write(stream, frame(Buffer.from(`${JSON.stringify(first)}\n`)));
+      if (dialect.endsWhenOver && isOver(game)) return this.finish(stream);
       this.started(stream);
       stream.unsubscribe = this.options.bus.subscribe(
         gameId,
         game.record.version,
-        change => this.enqueue(stream, this.frameOf(change, dialect)),
+        change => {
+          this.enqueue(stream, this.frameOf(change, dialect));
+          // After the flush the enqueue scheduled, so that the change's request is still answered first.
+          if (dialect.endsWhenOver && ENDED_STATUSES.has(change.event.state.status)) {
+            setImmediate(() => this.finish(stream));
+          }
+        },
         () =>
           this.end(
             stream,
@@ -391,6 +402,14 @@ export class StreamHub {
     res.end(last);
     this.count(1);
     setTimeout(() => res.destroy(), CUT_GRACE_MS).unref();
+  }
+
+  /** Ends a stream that has said all it had to say: its lines go out, then the end of the response. */
+  private finish(stream: Stream): void {
+    if (stream.closed) return;
+    this.flush();
+    this.remove(stream);
+    stream.res.end();
   }
 
   private heartbeat(): void {

@@ -39,8 +39,11 @@ export class ChatFeed {
 
   /** Writes a line in the players' room of the chat followed. */
   async send(text: string): Promise<void> {
-    if (!this.chat) return;
-    await api.say(this.chat.gameId, text);
+    const chat = this.chat;
+    if (!chat) return;
+    await api.say(chat.gameId, text);
+    // After the game's end its stream is closed: the line comes back with the history instead.
+    if (this.status === 'stopped' && chat === this.chat) await this.loadHistory(chat, chatConnected(chat));
   }
 
   /** Connects again at once (the network came back). */

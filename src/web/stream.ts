@@ -85,6 +85,11 @@ abstract class NdjsonStream<Line extends { type: string }> {
   /** A line other than `error`, while the stream runs. */
   protected abstract line(line: Line): void;
 
+  /** Whether the stream has said all it will (its end is then no drop to reconnect after); never by default. */
+  protected complete(): boolean {
+    return false;
+  }
+
   /** The stream is up to date: the next drop starts the backoff from its shortest delay. */
   protected live(): void {
     this.failures = 0;
@@ -135,6 +140,11 @@ abstract class NdjsonStream<Line extends { type: string }> {
         } else if (res.body) {
           this.opened();
           await this.read(res.body, controller);
+          if (this.complete() && !controller.signal.aborted) {
+            this.stopped = true;
+            this.connection.onConnection('stopped');
+            return;
+          }
         }
       } catch (error) {
         const apiError = asApiError(error);
@@ -264,7 +274,19 @@ export class ChatStream extends NdjsonStream<{ type: string }> {
     // live once the gameFull has come
   }
 
+  /** lichess's game stream ends with the game: its chat says no more (DECISIONS §17). */
+  private over = false;
+
+  protected complete(): boolean {
+    return this.over;
+  }
+
   protected line(line: { type: string }): void {
+    const status = line.type === 'gameFull' ? (line as { state?: { status?: string } }).state?.status : undefined;
+    if (line.type === 'gameState' || status !== undefined) {
+      const name = status ?? (line as { status?: string }).status;
+      this.over = name !== 'created' && name !== 'started';
+    }
     if (line.type === 'gameFull') {
       this.live();
       this.handlers.onOpen();

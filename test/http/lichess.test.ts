@@ -157,6 +157,44 @@ test('Board and Bot game streams: gameFull then gameState lines, each lichess-va
   }
 });
 
+test("lichess's game streams end with the game, as lichess's do; the seed's own stream stays open", async (t: TestContext) => {
+  const app = await start(t);
+  const [ann, bob] = [await app.player('Ann'), await app.player('Bob')];
+  const gameId = await challengeGame(app, ann, bob);
+  const botStream = await app.stream(`/api/bot/game/stream/${gameId}`, ann.token);
+  const boardStream = await app.stream(`/api/board/game/stream/${gameId}`, bob.token);
+  const seedStream = await app.stream(`/api/board/game/${gameId}/stream`, bob.token);
+  for (const stream of [botStream, boardStream, seedStream]) await stream.waitForEvents(1);
+  ok(t, await post(app, ann.token, `/api/bot/game/${gameId}/move/e2e4`));
+  ok(t, await post(app, bob.token, `/api/bot/game/${gameId}/resign`));
+  // 1. The last gameState shows the end, and the response ends after it (a client's loop over the lines ends).
+  for (const stream of [botStream, boardStream]) {
+    await stream.waitFor(() => stream.done, 'the end of the response', 5_000);
+    t.assert.equal(await stream.finished, 'end');
+    t.assert.deepEqual(
+      stream.events.map(line => [line.type, line.status ?? line.state.status]),
+      [
+        ['gameFull', 'started'],
+        ['gameState', 'started'],
+        ['gameState', 'resign'],
+      ],
+    );
+    t.assert.equal(stream.rest, '');
+  }
+  // 2. A stream opened on a game over: its gameFull, then the end.
+  const late = await app.stream(`/api/bot/game/stream/${gameId}`, bob.token);
+  await late.waitFor(() => late.done, 'the end of the response', 5_000);
+  t.assert.equal(await late.finished, 'end');
+  t.assert.deepEqual(
+    late.events.map(line => [line.type, line.state.status, line.state.winner]),
+    [['gameFull', 'resign', 'white']],
+  );
+  assertLichess('GameFullEvent', late.events[0]);
+  // 3. The seed's stream is as it was: it has the end, and stays open.
+  await seedStream.waitForEvents(3);
+  t.assert.equal(seedStream.done, false);
+});
+
 test("lichess's promotion is a queen; the seed's move path keeps promotionPending; errors carry lichess's error", async (t: TestContext) => {
   const app = await start(t);
   const [ann, bob] = [await app.player('Ann'), await app.player('Bob')];

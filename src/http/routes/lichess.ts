@@ -4,7 +4,7 @@
  * (domain/lichess.ts); these routes only read requests and call the service.
  *
  * - `GET /api/board/game/stream/{id}` and `GET /api/bot/game/stream/{id}`: the game in lichess's lines, `gameFull`
- *   then a `gameState` per change (the same hub as the seed's streams, another dialect).
+ *   then a `gameState` per change (the same hub as the seed's streams, another dialect), ending with the game.
  * - Actions under `/api/bot/game/{id}/`: `move/{move}` (`?offeringDraw=true`; a promotion without its piece is a
  *   queen), `draw/{yes|no}`, `takeback/{yes|no}`, `abort`, `resign`: `{ok: true}`. Under `/api/board/game/{id}/`,
  *   where the seed's own `move`, `resign` and `abort` keep their answers, `draw/{yes|no}` and `takeback/{yes|no}`.
@@ -70,6 +70,8 @@ export function lichessDialect(tokens: PlayerTokens | undefined): StreamDialect 
       return lichessGameFull(game, now, id => (bots.has(id) ? 'BOT' : null));
     },
     line: change => JSON.stringify(lichessGameState(change.event.state)),
+    // lichess ends a game's stream with the state that shows it over, or right after gameFull for a game over.
+    endsWhenOver: true,
   };
 }
 
@@ -87,7 +89,9 @@ const PlayingQuery = Type.Object(
   { additionalProperties: true },
 );
 
-const NDJSON = Type.String({ description: "NDJSON: lichess's gameFull, then gameState lines" });
+const NDJSON = Type.String({
+  description: "NDJSON: lichess's gameFull, then gameState lines; the response ends once the game is over",
+});
 const lichess = { config: { lichess: true } } as const;
 
 /** The player of a player token; lichess's account paths need one. */
