@@ -57,6 +57,12 @@ export type ChatRoom = (typeof CHAT_ROOMS)[number];
 /** The longest chat line, in characters (Unicode code points). */
 export const MAX_CHAT_TEXT = 140;
 
+/** The player id of the computer's seat (DECISIONS §18): the engine plays as this player, and nobody else does. */
+export const ENGINE_ID = 'stockfish';
+/** The computer's levels (lichess's eight): what each one asks of the engine is in engine/levels.ts. */
+export const ENGINE_LEVELS = [1, 2, 3, 4, 5, 6, 7, 8] as const;
+export type EngineLevel = (typeof ENGINE_LEVELS)[number];
+
 export const GAME_ID_PATTERN = '^[A-Za-z0-9]{8}$';
 export const UCI_PATTERN = '^[a-h][1-8][a-h][1-8][qrbn]?$';
 export const SQUARE_PATTERN = '^[a-h][1-8]$';

@@ -8,9 +8,10 @@
  * ```
  */
 import type { PlayerInfo } from '../contract/shapes.ts';
+import { ENGINE_ID } from '../contract/vocabulary.ts';
 import { isEngineLevel, type EngineLevel } from '../engine/levels.ts';
 
-export const ENGINE_ID = 'stockfish';
+export { ENGINE_ID };
 
 export const engineSeat = (level: EngineLevel): PlayerInfo => ({
   id: ENGINE_ID,

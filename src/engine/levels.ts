@@ -10,9 +10,9 @@
  * pickCandidate([{ move: 'e2e4', score: 30 }, { move: 'd2d4', score: 20 }], -1, Math.random); // 'e2e4' or 'd2d4'
  * ```
  */
+import { ENGINE_LEVELS, type EngineLevel } from '../contract/vocabulary.ts';
 
-export const ENGINE_LEVELS = [1, 2, 3, 4, 5, 6, 7, 8] as const;
-export type EngineLevel = (typeof ENGINE_LEVELS)[number];
+export { ENGINE_LEVELS, type EngineLevel };
 
 export interface LevelSettings {
   readonly skill: number; // Stockfish's `Skill Level`, -20 to 20 (20: full strength)

@@ -1,7 +1,8 @@
 /**
  * The page's client of the service's public REST API (`/api/board/game`, `/api/account` for who the token acts
- * as, `/api/challenge` and `/api/board/seek` for finding an opponent, a game's `chat`), and the addresses of its streams. Every request carries the API token when one is set; every failure
- * becomes an `ApiError` with the service's own code and message.
+ * as, `/api/challenge` and `/api/board/seek` for finding an opponent, `/api/challenge/ai` for playing the computer,
+ * a game's `chat`), and the addresses of its streams. Every request carries the API token when one is set; every
+ * failure becomes an `ApiError` with the service's own code and message.
  *
  * ```ts
  * const game = await api.create({ white: { id: 'w', displayName: 'Ann' }, clock: { initial: 300000, increment: 0 } });
@@ -25,7 +26,8 @@ import type { DrawAction, TakebackAction } from '../contract/vocabulary.ts';
 import type { ChallengeJson, ChallengeList } from '../contract/challenges.ts';
 import type { PlayerGameChat } from '../contract/chat.ts';
 import type { DeclineReason } from '../domain/challenge.ts';
-import type { ChallengeBody, SeekBody } from './challengesState.ts';
+import type { AiGame } from '../contract/ai.ts';
+import type { ChallengeBody, ComputerBody, SeekBody } from './challengesState.ts';
 
 export type {
   Account,
@@ -225,6 +227,8 @@ export const api = {
   /** Challenges a player (DECISIONS §16): the body has the form's keys (`clock.limit`, `days`, `color`). */
   challenge: (playerId: string, body: ChallengeBody) =>
     json<ChallengeJson>('POST', `${CHALLENGE}/${encodeURIComponent(playerId)}`, body),
+  /** A game against the computer (DECISIONS §18): the answer's `id` is the game's, `player` the person's colour. */
+  challengeAi: (body: ComputerBody) => json<AiGame>('POST', `${CHALLENGE}/ai`, body),
   /** The token's player's pending challenges, received and made. */
   challenges: () => json<ChallengeList>('GET', CHALLENGE),
   acceptChallenge: (id: string) => json<{ ok: true }>('POST', `${challenge(id)}/accept`),

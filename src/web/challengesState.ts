@@ -2,7 +2,7 @@
  * The "Play someone" panel's challenges, as plain data (DECISIONS §16): the page's player's pending challenges,
  * received and made, kept from their event stream's lines and the list answers; which game start is the game of a
  * challenge (an accepted challenge's game has the challenge's id, as on lichess); the rows in words; and the bodies
- * of a challenge and of a seek from the forms' fields. Pure, like state.ts; challenges.ts brings the traffic,
+ * of a challenge, of a seek and of a game against the computer (DECISIONS §18) from the forms' fields. Pure, like state.ts; challenges.ts brings the traffic,
  * render.ts draws the rows. Tested under Node (test/web/challengesState.test.ts).
  *
  * ```ts
@@ -12,10 +12,12 @@
  * applyChallengeList(challenges, list, epochAtSend);    // GET /api/challenge
  * if (claimChallengeGame(challenges, game.gameId)) open(game.gameId); // a gameStart, or our accept's answer
  * challengeBodyOf(timeControlOf(fields), 'random');     // { 'clock.limit': 300, 'clock.increment': 3, color: 'random' }
+ * computerBodyOf('2', timeControlOf(fields), 'white');   // { level: 2, 'clock.limit': 300, 'clock.increment': 3, ... }
  * ```
  */
 import type { ChallengeJson, ChallengeLine, ChallengeList } from '../contract/challenges.ts';
 import type { DeclineReason } from '../domain/challenge.ts';
+import { ENGINE_LEVELS, type EngineLevel } from '../contract/vocabulary.ts';
 import { colorName, otherColor } from './notation.ts';
 
 export type { ChallengeJson, ChallengeLine, ChallengeList } from '../contract/challenges.ts';
@@ -264,4 +266,18 @@ export function seekBodyOf(control: ChosenTimeControl, color: ChallengeColor = '
     default:
       return { error: 'A seek needs a clock or days per move.' };
   }
+}
+
+/** A game against the computer's body (`POST /api/challenge/ai`): a level and a challenge's time control and colour. */
+export type ComputerBody = ChallengeBody & { level: EngineLevel };
+
+/** The body of a game against the computer at the level chosen (`level`, as the form has it), or what is wrong. */
+export function computerBodyOf(
+  level: string,
+  control: ChosenTimeControl,
+  color: ChallengeColor,
+): ComputerBody | { error: string } {
+  const chosen = ENGINE_LEVELS.find(known => String(known) === level.trim());
+  if (chosen === undefined) return { error: 'Choose a level from 1 to 8.' };
+  return { level: chosen, ...challengeBodyOf(control, color) };
 }

@@ -16,7 +16,9 @@
  * - A clocked game's clocks count down from the times of its last state, at the service's time as estimated from
  *   the states' `serverTime`; the page redraws them ten times a second while one runs, and never otherwise
  *   (clockTicker.ts). The service ends a game whose flag falls, and the stream brings that end.
- * - The lobby's forms create or import a game and open it (newGame.ts).
+ * - The lobby's forms create or import a game and open it (newGame.ts); "Play the computer" starts a game against
+ *   the engine and opens it on the person's side. The engine's seat is never the page's (seats.ts): it plays by
+ *   itself on the service, and its moves come on the game's stream like any other change.
  * - With a player token on a game the player holds a seat in, a chat panel shows the players' room live and sends
  *   lines to it (chat.ts): from a second stream of the game, lichess's, since the seed's own carries no chat.
  *
@@ -55,7 +57,7 @@ import {
 } from './render.ts';
 import { Seeker } from './seek.ts';
 import { seekWordsOf } from './seekState.ts';
-import { controlsOf, orientationFor, seatsOf } from './seats.ts';
+import { computerSideOf, controlsOf, orientationFor, seatsOf } from './seats.ts';
 import {
   answerIsCurrent,
   applyGame,
@@ -96,6 +98,10 @@ const clocks = new ClockTicker(() => session?.game);
 const newGame = new NewGameForms(
   () => who.account,
   game => openGame(game.gameId, 'push', game),
+  (id, color) => {
+    orientation = color; // the person's side at the bottom, as soon as the board shows the game
+    return openGame(id, 'push');
+  },
 );
 
 /** The players' room of the game on the board, for a page whose player holds a seat in it. */
@@ -140,7 +146,7 @@ const renderBoard = (): void =>
     session?.game?.state,
     session?.legal ?? [],
     orientation,
-    controlsOf(session?.game?.state, seats(), session?.game?.clock).move === 'enabled',
+    controlsOf(session?.game?.state, seats(), session?.game?.clock, computerSideOf(session?.game)).move === 'enabled',
   );
 
 // ---------------------------------------------------------------------------------------------- account
@@ -456,7 +462,7 @@ onSubmit(ui.chatForm, onChatSubmit);
 onSubmit(ui.challengeForm, onChallengeSubmit);
 onSubmit(ui.seekForm, onSeekSubmit);
 on(ui.seekCancel, 'click', () => seeker.cancel());
-for (const form of [ui.challengeForm, ui.seekForm]) {
+for (const form of [ui.challengeForm, ui.seekForm, ui.computerForm]) {
   on(form, 'change', event => {
     if ((event.target as HTMLElement).getAttribute('name') === 'kind') renderTimeFields(form);
   });
@@ -494,6 +500,7 @@ onSubmit(ui.openForm, () => {
   if (id) void openGame(id, 'push');
 });
 onSubmit(ui.fenForm, () => newGame.importFen());
+onSubmit(ui.computerForm, () => newGame.playComputer());
 onSubmit(ui.pgnForm, () => newGame.importPgn());
 
 on(ui.copyFen, 'click', () => exportGame(() => session?.id, 'fen', 'copy', ui.exportNotice));

@@ -20,7 +20,7 @@ import type { DeclineReason } from '../domain/challenge.ts';
 import type { MyGameRow } from './myGamesState.ts';
 import type { ChatState } from './chatState.ts';
 import { colorName, movetextToSan } from './notation.ts';
-import { controlsOf, seatsOf, seatWordsOf, type Control, type Controls } from './seats.ts';
+import { computerSideOf, controlsOf, ownSeatsOf, seatsOf, seatWordsOf, type Control, type Controls } from './seats.ts';
 import { isEnded, offerWordsOf, statusWordsOf, titleOf, type Session } from './state.ts';
 import type { ConnectionStatus } from './stream.ts';
 
@@ -112,6 +112,10 @@ export const ui = {
   seekStatus: el('seek-status'),
   seekCancel: el<HTMLButtonElement>('seek-cancel'),
   seekError: el('seek-error'),
+  computerForm: el<HTMLFormElement>('computer-form'),
+  computerColor: el<HTMLSelectElement>('computer-color'),
+  computerSubmit: el<HTMLButtonElement>('computer-submit'),
+  computerError: el('computer-error'),
   chat: el('chat'),
   chatConnection: el('chat-connection'),
   chatProblem: el('chat-problem'),
@@ -135,7 +139,8 @@ export function render(
 ): void {
   const game = session?.game;
   const seats = seatsOf(game, account);
-  const controls = controlsOf(game?.state, seats, game?.clock);
+  const computer = computerSideOf(game);
+  const controls = controlsOf(game?.state, seats, game?.clock, computer);
   document.body.classList.toggle('no-game', !session);
   ui.gameId.textContent = session ? `Game ${session.id}` : '';
   board.show(game?.state, session?.legal ?? [], orientation, controls.move === 'enabled');
@@ -146,7 +151,7 @@ export function render(
   showText(ui.seat, seatWordsOf(game, account));
   showText(ui.offers, offerWordsOf(game?.state));
   showText(ui.result, words.result);
-  renderPlayers(session, account?.player ? seats : [], orientation);
+  renderPlayers(session, ownSeatsOf(seats, account), computer, orientation);
   renderControls(controls);
   renderCreateForm(account);
   renderMoves(session);
@@ -160,8 +165,13 @@ function showText(element: HTMLElement, text: string): void {
   element.hidden = text === '';
 }
 
-/** The two player rows; `own`: the sides of a player's own seats, tagged "you". */
-function renderPlayers(session: Session | undefined, own: readonly Color[], orientation: Color): void {
+/** The two player rows; `own`: the sides of the person's own seats, tagged "you"; `computer`: the engine's side. */
+function renderPlayers(
+  session: Session | undefined,
+  own: readonly Color[],
+  computer: Color | undefined,
+  orientation: Color,
+): void {
   const game = session?.game;
   const top = orientation === 'white' ? 'black' : 'white';
   for (const [slot, color] of [
@@ -186,6 +196,7 @@ function renderPlayers(session: Session | undefined, own: readonly Color[], orie
     slot.append(dot, name, side);
     const ended = isEnded(state);
     if (own.includes(color)) slot.append(tag('you', 'you'));
+    if (computer === color) slot.append(tag('computer', 'computer'));
     if (!ended && state.turn === color) slot.append(tag('to move', 'to-move'));
     if (ended && state.winner === color) slot.append(tag('winner', 'winner'));
     if (game.clock) {

@@ -32,6 +32,7 @@ import { SeekService } from '../../src/service/seeks.ts';
 import { ChatService } from '../../src/service/chat.ts';
 import { PlayerTokens } from '../../src/service/tokens.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
+import { EngineMoves } from '../../src/service/engineMoves.ts';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
 
@@ -75,7 +76,10 @@ export interface BrowserEnv {
   close(): Promise<void>;
 }
 
-/** Settings of the app under test besides its store (e.g. `tokens`). */
+/**
+ * Settings of the app under test besides its store (e.g. `tokens`). With `engine`, the computer opponent
+ * (DECISIONS §18): `POST /api/challenge/ai`, and the engine's turns played on the app's store, as the server does.
+ */
 export type AppOptions = Omit<AppDeps, 'games' | 'store' | 'bus' | 'players' | 'challenges' | 'seeks' | 'chat'> & {
   /**
    * Challenges and seeks (DECISIONS §16), kept in the app's store; the players challenges know are those whose
@@ -107,9 +111,15 @@ export async function startBrowserEnv(executablePath: string, options: AppOption
     bus,
     players,
   });
+  const engineMoves = deps.engine && new EngineMoves({ games, store, engine: deps.engine, pollMs: 200 });
+  if (engineMoves) {
+    games.onCommitted = game => engineMoves.committed(game);
+    engineMoves.start();
+  }
   app.addHook('onClose', () => {
     challenges?.close();
     seeks?.close();
+    engineMoves?.close();
   });
   const sockets = new Set<Socket>();
   app.server.on('connection', (socket: Socket) => {

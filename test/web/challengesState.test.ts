@@ -1,7 +1,7 @@
 /**
  * The "Play someone" panel's challenges (src/web/challengesState.ts), under Node: the pending challenges from the
  * event stream's lines and the list answers, which game start opens a game, the rows in words, and the request
- * bodies from the forms' fields. The browser test (test/browser/challenges.test.ts) checks the panel in Chromium.
+ * bodies from the forms' fields (a challenge's, a seek's, a game against the computer's). The browser test (test/browser/challenges.test.ts) checks the panel in Chromium.
  */
 import { test, type TestContext } from 'node:test';
 import type { ChallengeJson } from '../../src/contract/challenges.ts';
@@ -12,6 +12,7 @@ import {
   challengeBodyOf,
   challengeRowsOf,
   claimChallengeGame,
+  computerBodyOf,
   newChallenges,
   openChallenges,
   seekBodyOf,
@@ -210,4 +211,25 @@ test('challenges: the forms make the bodies of a challenge (form keys, seconds) 
   for (const wrong of [{ minutes: '' }, { minutes: '0' }, { minutes: 'five' }, { increment: '1.5' }, { kind: '' }]) {
     t.assert.ok('error' in timeControlOf(fields(wrong)), JSON.stringify(wrong));
   }
+});
+
+test('the computer: a level from 1 to 8 with the time control and colour of a challenge', (t: TestContext) => {
+  const clock = timeControlOf(fields({ minutes: '5', increment: '0' }));
+  const days = timeControlOf(fields({ kind: 'correspondence', days: '3' }));
+  const unlimited = timeControlOf(fields({ kind: 'unlimited' }));
+  if ('error' in clock || 'error' in days || 'error' in unlimited) throw new Error('the fields are valid');
+  const rows: Array<[string, Parameters<typeof computerBodyOf>, unknown]> = [
+    [
+      'level 2, 5+0, white',
+      ['2', clock, 'white'],
+      { level: 2, 'clock.limit': 300, 'clock.increment': 0, color: 'white' },
+    ],
+    ['level 8, days, black', ['8', days, 'black'], { level: 8, days: 3, color: 'black' }],
+    ['level 1, unlimited, random', [' 1 ', unlimited, 'random'], { level: 1, color: 'random' }],
+    ['no level chosen', ['', clock, 'white'], { error: 'Choose a level from 1 to 8.' }],
+    ['level 0', ['0', clock, 'white'], { error: 'Choose a level from 1 to 8.' }],
+    ['level 9', ['9', clock, 'white'], { error: 'Choose a level from 1 to 8.' }],
+    ['level 2.5', ['2.5', clock, 'white'], { error: 'Choose a level from 1 to 8.' }],
+  ];
+  for (const [name, args, body] of rows) t.assert.deepEqual(computerBodyOf(...args), body, name);
 });

@@ -1,15 +1,17 @@
 /**
- * Who the board page acts for (src/web/seats.ts), under Node: the seats an account holds in a game, and the
- * controls shown and enabled for them in a state.
+ * Who the board page acts for (src/web/seats.ts), under Node: the seats an account holds in a game (never the
+ * computer's), and the controls shown and enabled for them in a state.
  */
 import { test, type TestContext } from 'node:test';
 import type { Account, GameFull, GameState } from '../../src/contract/shapes.ts';
 import type { Color } from '../../src/contract/vocabulary.ts';
 import {
   BOTH_SIDES,
+  computerSideOf,
   controlsOf,
   hasMoveToTakeBack,
   orientationFor,
+  ownSeatsOf,
   seatsOf,
   seatWordsOf,
   type Controls,
@@ -32,6 +34,109 @@ test('seats: both sides without a player, else the seats holding the player; non
     t.assert.deepEqual(seatsOf(shown, account), seats, name);
     t.assert.equal(seatWordsOf(shown, account), words, name);
     t.assert.equal(orientationFor(seatsOf(shown, account)), orientation, name);
+  }
+});
+
+test("the computer's seat is never the page's: against the engine, any account plays the other side", (t: TestContext) => {
+  const engine = (level: number) => ({ id: 'stockfish', displayName: `Stockfish level ${level}` });
+  const annWhite = { ...full(), black: engine(2) };
+  const annBlack = { ...full(), white: engine(5), black: ANN };
+  const rows: Array<[string, Account, GameFull, Color[], string, Color | undefined, Color[], Color | undefined]> = [
+    // name, account, game, seats, words, orientation, rows tagged "you", the computer's side
+    [
+      'no authentication, white against the engine',
+      { player: null },
+      annWhite,
+      ['white'],
+      'You play white',
+      'white',
+      ['white'],
+      'black',
+    ],
+    [
+      'no authentication, black against the engine',
+      { player: null },
+      annBlack,
+      ['black'],
+      'You play black',
+      'black',
+      ['black'],
+      'white',
+    ],
+    [
+      'the player against the engine',
+      { player: ANN },
+      annBlack,
+      ['black'],
+      'You play black',
+      'black',
+      ['black'],
+      'white',
+    ],
+    ['another player watches', { player: BOB }, annWhite, [], 'You are watching', undefined, [], 'black'],
+    [
+      'no engine: both sides, no words, no "you"',
+      { player: null },
+      full(),
+      ['white', 'black'],
+      '',
+      undefined,
+      [],
+      undefined,
+    ],
+    [
+      'a player named like the engine is not it',
+      { player: null },
+      { ...full(), black: { id: 'Stockfish', displayName: 'S' } },
+      ['white', 'black'],
+      '',
+      undefined,
+      [],
+      undefined,
+    ],
+  ];
+  for (const [name, account, game, seats, words, orientation, own, computer] of rows) {
+    const held = seatsOf(game, account);
+    t.assert.deepEqual(held, seats, name);
+    t.assert.equal(seatWordsOf(game, account), words, name);
+    t.assert.equal(orientationFor(held), orientation, name);
+    t.assert.deepEqual(ownSeatsOf(held, account), own, name);
+    t.assert.equal(computerSideOf(game), computer, name);
+  }
+});
+
+test('against the computer, no draw or takeback is offered: the engine answers none', (t: TestContext) => {
+  const rows: Array<[string, Partial<GameState>, Color, Color | undefined, string[], string[]]> = [
+    // name, state, the page's side, the computer's side, enabled, shown disabled
+    [
+      'white to move, against the engine',
+      { moves: ['e2e4', 'e7e5'] },
+      'white',
+      'black',
+      ['resign', 'move', 'export'],
+      [],
+    ],
+    ["the engine's turn", { moves: ['e2e4'], turn: 'black' }, 'white', 'black', ['resign', 'export'], ['move']],
+    [
+      'the same against a person',
+      { moves: ['e2e4', 'e7e5'] },
+      'white',
+      undefined,
+      ['resign', 'drawOffer', 'takebackOffer', 'move', 'export'],
+      [],
+    ],
+  ];
+  for (const [name, fields, seat, computer, enabled, disabled] of rows) {
+    const controls = controlsOf(state(fields), [seat], null, computer);
+    const names = Object.keys(controls) as Array<keyof Controls>;
+    t.assert.deepEqual(
+      {
+        enabled: names.filter(key => controls[key] === 'enabled'),
+        disabled: names.filter(key => controls[key] === 'disabled'),
+      },
+      { enabled, disabled },
+      name,
+    );
   }
 });
 

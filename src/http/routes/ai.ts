@@ -9,6 +9,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { AiGame, AiRequest } from '../../contract/ai.ts';
 import { clockOfChallenge, parseChallengeRequest } from '../../domain/challenge.ts';
 import { engineSeat } from '../../domain/engineSeat.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -27,39 +28,6 @@ export interface AiRoutesOptions {
   engine: EnginePool;
   coin?: () => number; // [0, 1): a random colour
 }
-
-const Integer = Type.Union([Type.Integer(), Type.String()]);
-const AiRequest = Type.Object(
-  {
-    level: Type.Optional(Integer),
-    'clock.limit': Type.Optional(Integer),
-    'clock.increment': Type.Optional(Integer),
-    clock: Type.Optional(Type.Object({}, { additionalProperties: true })),
-    days: Type.Optional(Integer),
-    color: Type.Optional(Type.String({ description: "the person's colour: random (default), white or black" })),
-    fen: Type.Optional(Type.String()),
-    variant: Type.Optional(Type.String()),
-    rated: Type.Optional(Type.Union([Type.Boolean(), Type.String()])),
-  },
-  { description: 'level 1-8 (required), and the time control, colour and position of a challenge' },
-);
-const AiGame = Type.Object(
-  {
-    id: Type.String(),
-    fullId: Type.String(),
-    variant: Type.Object({ key: Type.String(), name: Type.String(), short: Type.String() }),
-    speed: Type.String(),
-    perf: Type.String(),
-    rated: Type.Boolean(),
-    fen: Type.String(),
-    turns: Type.Integer(),
-    source: Type.String(),
-    status: Type.Object({ id: Type.Integer(), name: Type.String() }),
-    createdAt: Type.Integer(),
-    player: Type.Union([Type.Literal('white'), Type.Literal('black')]),
-  },
-  { description: "the game, in lichess's shape; `player`: the person's colour" },
-);
 
 export const aiRoutes: FastifyPluginAsync<AiRoutesOptions> = async (fastify, { games, engine, coin = Math.random }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
