@@ -31,8 +31,11 @@ import type { EngineClock, EnginePool } from '../engine/index.ts';
 import type { EngineTurnStore } from '../store/engineTurns.ts';
 import type { GameService } from './games.ts';
 
-/** How long a turn's lease lasts without renewal: another instance takes the turn of one that died after it. */
-export const LEASE_MS = 5_000;
+/**
+ * How long a turn's lease lasts without renewal: another instance takes the turn of one that died after it, at its
+ * next look (POLL_MS), so within 5 s and the level's move time (DECISIONS §18).
+ */
+export const LEASE_MS = 4_000;
 /** How often every ongoing engine game is looked at. */
 export const POLL_MS = 1_000;
 const PAGE = 200;

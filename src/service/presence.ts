@@ -22,6 +22,9 @@ import { CLAIM_AFTER_GONE_MS, OPPONENT_GONE_MS } from '../domain/transitions.ts'
 import type { Game } from '../domain/game.ts';
 import type { PresenceKey, PresenceStore } from '../store/presence.ts';
 
+/** The key under which a player's event streams are kept, as a game's streams are (no game has this id). */
+export const EVENT_STREAMS = '~events';
+
 /** How long a lease on a player's presence lasts without renewal. */
 export const LEASE_MS = 15_000;
 /** How often the watched games are read. */
@@ -114,6 +117,12 @@ export class GamePresence {
     const gameId = game.record.id;
     const seen = (await this.deps.store.lastSeen([gameId])).find(row => row.playerId === playerId);
     return goneSinceOf(seen?.until, Date.parse(game.record.createdAt), this.deps.now());
+  }
+
+  /** The players present at a game (or with an event stream open, EVENT_STREAMS), on any instance. */
+  async present(gameId: string): Promise<string[]> {
+    const now = this.deps.now();
+    return (await this.deps.store.lastSeen([gameId])).filter(row => row.until > now).map(row => row.playerId);
   }
 
   /** Tells `send` of the opponent's going and coming back at the game, from the next tick on; call the answer to stop. */

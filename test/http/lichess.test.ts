@@ -11,6 +11,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { assertError, json, makeTestApp, responseChecker, type TestApp } from '../helpers/app.ts';
 import { assertLichess } from '../helpers/lichess.ts';
 import { openStream, type StreamClient } from '../stream/helpers.ts';
+import { SqliteGameStore } from '../../src/store/sqlite.ts';
 
 const SERVICE_TOKEN = 'service-token-for-lichess-001';
 let players = 0;
@@ -315,4 +316,58 @@ test('bots: issued as bots or upgraded, for good; titled BOT; on the Bot API onl
     .map(line => JSON.parse(line));
   for (const user of online) assertLichess('User', user);
   t.assert.deepEqual(online, [{ id: 'robo-1', username: 'Robo', title: 'BOT' }]);
+});
+
+test("the Board API's move with offeringDraw=true: the seed's move path offers the draw too, and answers the state after it", async (t: TestContext) => {
+  const app = await start(t);
+  const [ann, bob] = [await app.player('Ann'), await app.player('Bob')];
+  const gameId = await challengeGame(app, ann, bob);
+  const stream = await app.stream(`/api/board/game/stream/${gameId}`, bob.token);
+  await stream.waitForEvents(1);
+  const moved = json(await post(app, ann.token, `/api/board/game/${gameId}/move/e2e4?offeringDraw=true&cb=1`));
+  t.assert.deepEqual([moved.moves, moved.drawOfferedBy], [['e2e4'], 'white']);
+  const plain = json(await post(app, bob.token, `/api/board/game/${gameId}/move/e7e5?offeringDraw=false`));
+  t.assert.equal(plain.drawOfferedBy, null, 'false offers nothing, and a move lets the pending offer go');
+  const lines = (await stream.waitForEvents(4)).slice(1);
+  for (const line of lines) assertLichess('GameStateEvent', line);
+  t.assert.deepEqual(
+    lines.map(line => [line.moves, line.wdraw ?? false]),
+    [
+      ['e2e4', false],
+      ['e2e4', true],
+      ['e2e4 e7e5', false],
+    ],
+  );
+});
+
+test('bots online on any instance: an event stream open on one is listed by the other', async (t: TestContext) => {
+  const database = SqliteGameStore.open(':memory:');
+  t.after(() => database.close());
+  const [a, b] = await Promise.all(
+    [0, 1].map(async () => {
+      const testApp = await makeTestApp({ store: database, sharedStore: true, tokens: [SERVICE_TOKEN] });
+      t.after(() => testApp.app.close());
+      await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+      return testApp;
+    }),
+  );
+  const robo = await a!.playerTokens.issue({ id: 'robo-2', displayName: 'Robo' }, { bot: true });
+  const online = async () =>
+    (await b!.app.inject({ url: '/api/bot/online', headers: { authorization: `Bearer ${robo.token}` } })).body;
+  t.assert.equal(await online(), '');
+  const url = `http://127.0.0.1:${(a!.app.server.address() as { port: number }).port}`;
+  const stream = await openStream(`${url}/api/stream/event`, { headers: { authorization: `Bearer ${robo.token}` } });
+  await stream.waitFor(() => stream.status === 200, 'the head');
+  let listed = '';
+  for (let i = 0; i < 50 && listed === ''; i++) {
+    listed = await online();
+    if (listed === '') await new Promise(resolve => setTimeout(resolve, 20));
+  }
+  t.assert.deepEqual(JSON.parse(listed), { id: 'robo-2', username: 'Robo', title: 'BOT' });
+  stream.close();
+  for (let i = 0; i < 50 && listed !== ''; i++) {
+    await new Promise(resolve => setTimeout(resolve, 20));
+    listed = await online();
+  }
+  t.assert.equal(listed, '', 'gone once its stream closes');
 });

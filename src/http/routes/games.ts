@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import type { Change, Game } from '../../domain/game.ts';
 import { abort, drawAction, makeMove, redo, resign, takebackAction, undo } from '../../domain/transitions.ts';
 import { exportPgn } from '../../domain/pgn.ts';
+import { drawActionOf } from '../../domain/lichess.ts';
 import { fenOf, gameFullOf, isTicking, legalMovesOf, stateJsonOf } from '../../domain/views.ts';
 import type { GameService } from '../../service/games.ts';
 import type { Metrics } from '../metrics.ts';
@@ -215,7 +216,9 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (
         'Play a move in UCI notation',
         {
           description:
-            'A pawn move to the last rank without a promotion character answers status promotionPending and is not applied.',
+            'A pawn move to the last rank without a promotion character answers status promotionPending and is not ' +
+            "applied. lichess's offeringDraw=true also offers a draw with the move (if none is pending); the answer is " +
+            'then the state after the offer.',
           params: MoveParams,
         },
         { 200: ref(GameState) },
@@ -226,6 +229,17 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (
       const { gameId, uci } = request.params;
       const { event } = await games.change(gameId, (game, now) => makeMove(game, uci, request.actor, now));
       if (event.state.status !== 'promotionPending') metrics.movesApplied.inc();
+      // lichess's Board API sends ?offeringDraw=true with a move (DECISIONS §17); no schema, so a move pays nothing.
+      if (
+        (request.query as { offeringDraw?: unknown }).offeringDraw === 'true' &&
+        event.state.status !== 'promotionPending'
+      ) {
+        const offer = drawActionOf(await games.get(gameId), true, request.actor);
+        if (offer === 'offer') {
+          const offered = await games.change(gameId, (game, now) => drawAction(game, 'offer', request.actor, now));
+          return sendState(reply, offered.event);
+        }
+      }
       return sendState(reply, event);
     },
   );

@@ -48,7 +48,7 @@ import { errorResponses, operation } from '../schemas.ts';
 import type { StreamDialect, StreamHub } from '../stream.ts';
 import { acceptForms } from './challenges.ts';
 import { keepPresent, ndjsonAnswers } from './stream.ts';
-import type { GamePresence } from '../../service/presence.ts';
+import { EVENT_STREAMS, type GamePresence } from '../../service/presence.ts';
 
 export interface LichessRoutesOptions {
   games: GameService;
@@ -372,7 +372,9 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
       },
     },
     async (request, reply) => {
-      const online = await (tokens?.botsAmong(players?.following() ?? []) ?? []);
+      // With presence, the event streams of every instance; without, this instance's.
+      const following = presence ? await presence.present(EVENT_STREAMS) : (players?.following() ?? []);
+      const online = await (tokens?.botsAmong(following) ?? []);
       const known = await Promise.all(online.sort().map(id => tokens!.player(id)));
       const limit = Math.max(1, Number(request.query.nb ?? 50));
       const lines = known

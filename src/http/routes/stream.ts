@@ -17,7 +17,7 @@ import { gameFullOf } from '../../domain/views.ts';
 import { gameEventInfoOf } from '../../domain/lichess.ts';
 import type { GameService } from '../../service/games.ts';
 import type { ChallengeService } from '../../service/challenges.ts';
-import type { GamePresence } from '../../service/presence.ts';
+import { EVENT_STREAMS, type GamePresence } from '../../service/presence.ts';
 import type { Actor } from '../../domain/seats.ts';
 import type { Game } from '../../domain/game.ts';
 import type { ChallengeLine } from '../../contract/challenges.ts';
@@ -176,6 +176,8 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
       const res = startStream(request, reply, client);
       if (!res) return;
       request.log.info({ player }, 'event stream opened');
+      // Who has an event stream open, on any instance (the bots online): kept as presence is.
+      if (presence) res.once('close', presence.open(EVENT_STREAMS, player));
       res.once('close', () => request.log.info({ player }, 'event stream closed'));
       await hub.attachFeed(res, client, request.playerTokenHash, async send => {
         // A game's line keeps its GameFull fields and gains lichess's GameEventInfo ones (DECISIONS §17).
