@@ -134,6 +134,24 @@ export function parseChallengeRequest(body: Readonly<Record<string, unknown>>): 
     timeControl = { type: 'unlimited' };
   }
 
+  const color = colorOf(body);
+  if (!color.ok) return color;
+
+  let initialFen: string | null = null;
+  if (body.fen !== undefined && body.fen !== '') {
+    if (typeof body.fen !== 'string') return invalid('fen', 'fen must be a string');
+    const position = parseStrictFen(body.fen);
+    if (!position.ok) return invalid('fen', position.error.message);
+    initialFen = makeFen(position.value);
+  }
+  return ok({ timeControl, color: color.value, initialFen });
+}
+
+/**
+ * The fields a challenge and a seek share beside their time controls: `color` (random by default), `rated` (false
+ * only: there are no ratings) and `variant` (standard only). Answers the colour asked for.
+ */
+export function colorOf(body: Readonly<Record<string, unknown>>): Result<ChallengeColor> {
   const color = body.color ?? 'random';
   if (color !== 'random' && color !== 'white' && color !== 'black') {
     return invalid('color', 'color must be random, white or black');
@@ -143,15 +161,7 @@ export function parseChallengeRequest(body: Readonly<Record<string, unknown>>): 
   if (rated) return invalid('rated', 'rated games are not offered: there are no ratings yet');
   const variant = body.variant ?? 'standard';
   if (variant !== 'standard') return invalid('variant', 'only the standard variant is offered');
-
-  let initialFen: string | null = null;
-  if (body.fen !== undefined && body.fen !== '') {
-    if (typeof body.fen !== 'string') return invalid('fen', 'fen must be a string');
-    const position = parseStrictFen(body.fen);
-    if (!position.ok) return invalid('fen', position.error.message);
-    initialFen = makeFen(position.value);
-  }
-  return ok({ timeControl, color, initialFen });
+  return ok(color);
 }
 
 /** How long a challenge waits for an answer: `realTimeTtlMs` for a real-time one, 7 days for the others. */

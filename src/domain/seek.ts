@@ -16,7 +16,7 @@
  * ```
  */
 import type { PlayerInfo } from '../contract/shapes.ts';
-import { integerOf, booleanOf, clockOfChallenge, CHALLENGE_DAYS, type ChallengeColor } from './challenge.ts';
+import { integerOf, clockOfChallenge, colorOf, CHALLENGE_DAYS, type ChallengeColor } from './challenge.ts';
 import type { TimeControl } from './clock.ts';
 import type { Color } from '../contract/vocabulary.ts';
 import { DomainError, err, ok, type Result } from './errors.ts';
@@ -94,16 +94,8 @@ export function parseSeekRequest(body: Readonly<Record<string, unknown>>): Resul
   } else {
     return invalid('time', 'a seek needs time (minutes) and increment (seconds), or days');
   }
-  const color = body.color ?? 'random';
-  if (color !== 'random' && color !== 'white' && color !== 'black') {
-    return invalid('color', 'color must be random, white or black');
-  }
-  const rated = booleanOf(body.rated);
-  if (rated === null) return invalid('rated', 'rated must be true or false');
-  if (rated) return invalid('rated', 'rated games are not offered: there are no ratings yet');
-  const variant = body.variant ?? 'standard';
-  if (variant !== 'standard') return invalid('variant', 'only the standard variant is offered');
-  return ok({ timeControl, color });
+  const color = colorOf(body);
+  return color.ok ? ok({ timeControl, color: color.value }) : color;
 }
 
 /** The pool of a time control: only seeks of one pool are paired. */
