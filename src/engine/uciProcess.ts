@@ -10,7 +10,7 @@
  * ```
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { accessSync, constants, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -49,6 +49,21 @@ export interface EngineCommand {
 /** A UCI binary runs as it is; a JavaScript engine (`.js`, `.mjs`, `.cjs`) runs on this process's own Node.js. */
 export function engineCommand(path: string): EngineCommand {
   return /\.[cm]?js$/.test(path) ? { file: process.execPath, args: [path] } : { file: path, args: [] };
+}
+
+/**
+ * Why `command` cannot run, found without running it (its file is missing, or not executable or readable), or
+ * undefined. A bare name is looked up on PATH when the process starts, so it is not judged here.
+ */
+export function unrunnable(command: EngineCommand): string | undefined {
+  const [file, mode] = command.args.length > 0 ? [command.args[0]!, constants.R_OK] : [command.file, constants.X_OK];
+  if (!/[\\/]/.test(file)) return undefined;
+  try {
+    accessSync(file, mode);
+    return undefined;
+  } catch (error) {
+    return `the engine ${file} cannot be run: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }
 
 /**
