@@ -31,8 +31,13 @@ import type { EngineClock, EnginePool } from '../engine/index.ts';
 import type { EngineTurnStore } from '../store/engineTurns.ts';
 import type { GameService } from './games.ts';
 
-/** How long a turn's lease lasts without renewal: another instance takes the turn of one that died after it. */
-export const LEASE_MS = 5_000;
+/**
+ * How long a turn's lease lasts without renewal: another instance takes the turn of one that died after it. The
+ * lapse and the next look (POLL_MS) come within 4.5 s of the death, so that the move, with the engine's start and
+ * the level's move time, is recorded within 5 s plus that move time (DECISIONS §18); a lease of 5 s took 5 to 6 s
+ * to be taken over.
+ */
+export const LEASE_MS = 3_500;
 /** How often every ongoing engine game is looked at. */
 export const POLL_MS = 1_000;
 const PAGE = 200;
