@@ -12,6 +12,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { accessSync, constants, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { EngineCaps, SearchPlan } from './levels.ts';
@@ -77,6 +78,9 @@ export function defaultEnginePath(): string {
   return join(bin, file);
 }
 
+/** How much lower the engine processes' scheduling priority is than the service's (nice 10 under a nice-0 service). */
+export const ENGINE_NICENESS = 10;
+
 /** The last bytes an engine wrote to stderr, for the message of its failure. */
 const STDERR_TAIL = 500;
 
@@ -112,7 +116,16 @@ export class UciProcess {
    * `start` (the process is killed).
    */
   static async start(command: EngineCommand, timeoutMs: number): Promise<UciProcess> {
-    const engine = new UciProcess(spawn(command.file, command.args, { stdio: ['pipe', 'pipe', 'pipe'] }));
+    const child = spawn(command.file, command.args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    // Below the service's own priority: the engine thinks for a fixed time, the API's requests come first.
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, ENGINE_NICENESS);
+      } catch {
+        // not allowed here: the engine runs at the service's priority
+      }
+    }
+    const engine = new UciProcess(child);
     const started = performance.now();
     try {
       const options: UciOption[] = [];
