@@ -10,7 +10,7 @@
  *    who answers at once (a second engine at level 5, Debian's `stockfish` when present): over 30 of the engine's
  *    moves its clock stays positive and no game ends on time.
  *
- * About 30 s on two cores.
+ * About 15 s on two cores.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -9,7 +9,7 @@
  * 3. An engine binary that does not exist (`ENGINE_PATH`): the server starts with a warning line, `POST
  *    /api/challenge/ai` answers 503 UNAVAILABLE, `/readyz` is 200, and games are made and played as ever.
  *
- * The default engine (npm `stockfish`, WebAssembly) plays. About 25 s on two cores.
+ * The default engine (npm `stockfish`, WebAssembly) plays. About 12 s on two cores.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
