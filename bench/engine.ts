@@ -7,6 +7,7 @@
  * npm run bench:engine                                    # the default engine, 24 positions, each level once
  * ENGINE_PATH=/usr/games/stockfish npm run bench:engine   # and that binary
  * POSITIONS=8 ROUNDS=2 npm run bench:engine
+ * npm run bench:engine -- --api                           # the API's GET latency with 20 engine games searching
  * ```
  *
  * One pool of one worker per engine, one search at a time. The positions are the Bratko-Kopec test's
@@ -17,6 +18,7 @@ import { cpus } from 'node:os';
 import { createEnginePool, ENGINE_LEVELS, LEVELS, type EngineLevel } from '../src/engine/index.ts';
 import { BRATKO_KOPEC } from '../test/fixtures/bratkoKopec.ts';
 import { quantile } from './common.ts';
+import { measureApiLatency } from './engineApi.ts';
 
 const POSITIONS = BRATKO_KOPEC.slice(0, Number(process.env.POSITIONS ?? BRATKO_KOPEC.length));
 const ROUNDS = Number(process.env.ROUNDS ?? 1);
@@ -49,6 +51,10 @@ async function measure(label: string, enginePath: string | undefined): Promise<v
   }
 }
 
-console.log(`Node.js ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}`);
-await measure('default engine (npm stockfish, lite single-threaded WebAssembly)', undefined);
-if (process.env.ENGINE_PATH) await measure(`ENGINE_PATH=${process.env.ENGINE_PATH}`, process.env.ENGINE_PATH);
+if (process.argv.includes('--api')) {
+  await measureApiLatency();
+} else {
+  console.log(`Node.js ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}`);
+  await measure('default engine (npm stockfish, lite single-threaded WebAssembly)', undefined);
+  if (process.env.ENGINE_PATH) await measure(`ENGINE_PATH=${process.env.ENGINE_PATH}`, process.env.ENGINE_PATH);
+}

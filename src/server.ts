@@ -94,7 +94,8 @@ export async function start(config: Config) {
     enginePath: config.enginePath,
     workers: config.engineWorkers,
     metrics: engineMetricsHooks(metrics),
-    log: { warn },
+    // Late-bound, like the other warnings: the app's logger once it exists, stderr until then.
+    log: { warn: message => warn(message) },
   });
   const engineMoves = new EngineMoves({
     games,

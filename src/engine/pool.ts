@@ -18,7 +18,14 @@ import {
   type EngineLevel,
 } from './levels.ts';
 import { lastIteration } from './uci.ts';
-import { defaultEnginePath, EngineFault, engineCommand, UciProcess, type EngineCommand } from './uciProcess.ts';
+import {
+  defaultEnginePath,
+  EngineFault,
+  engineCommand,
+  unrunnable,
+  UciProcess,
+  type EngineCommand,
+} from './uciProcess.ts';
 
 export interface SearchRequest {
   readonly fen: string; // the game's start position
@@ -107,9 +114,16 @@ class UciEnginePool implements EnginePool {
     try {
       this.path = options.enginePath ?? defaultEnginePath();
       this.command = engineCommand(this.path);
+      // Said at once, as a failed start would say it: the service starts with a warning line, not silently.
+      const problem = unrunnable(this.command);
+      if (problem) {
+        this.startFailure = { message: problem, at: performance.now() };
+        options.log?.warn(`the computer opponent is unavailable: ${problem}`);
+      }
     } catch (error) {
       // No engine to run (the package is missing): the pool is unavailable, the service runs without it.
       this.startFailure = { message: error instanceof Error ? error.message : String(error), at: Infinity };
+      options.log?.warn(`the computer opponent is unavailable: ${this.startFailure.message}`);
     }
     this.startTimeoutMs = options.startTimeoutMs ?? 10_000;
     this.marginMs = options.marginMs ?? 2_000;

@@ -10,8 +10,9 @@
  * ```
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { accessSync, constants, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { EngineCaps, SearchPlan } from './levels.ts';
@@ -52,6 +53,21 @@ export function engineCommand(path: string): EngineCommand {
 }
 
 /**
+ * Why `command` cannot run, found without running it (its file is missing, or not executable or readable), or
+ * undefined. A bare name is looked up on PATH when the process starts, so it is not judged here.
+ */
+export function unrunnable(command: EngineCommand): string | undefined {
+  const [file, mode] = command.args.length > 0 ? [command.args[0]!, constants.R_OK] : [command.file, constants.X_OK];
+  if (!/[\\/]/.test(file)) return undefined;
+  try {
+    accessSync(file, mode);
+    return undefined;
+  } catch (error) {
+    return `the engine ${file} cannot be run: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/**
  * The engine that needs no set-up: the npm package `stockfish`'s lite single-threaded WebAssembly build (about
  * 2 MB; its full builds are 100 MB and no stronger within a second), found by its file name whatever the version.
  */
@@ -61,6 +77,9 @@ export function defaultEnginePath(): string {
   if (!file) throw new Error(`the stockfish package has no lite single-threaded build in ${bin}`);
   return join(bin, file);
 }
+
+/** How much lower the engine processes' scheduling priority is than the service's (nice 10 under a nice-0 service). */
+export const ENGINE_NICENESS = 10;
 
 /** The last bytes an engine wrote to stderr, for the message of its failure. */
 const STDERR_TAIL = 500;
@@ -97,7 +116,16 @@ export class UciProcess {
    * `start` (the process is killed).
    */
   static async start(command: EngineCommand, timeoutMs: number): Promise<UciProcess> {
-    const engine = new UciProcess(spawn(command.file, command.args, { stdio: ['pipe', 'pipe', 'pipe'] }));
+    const child = spawn(command.file, command.args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    // Below the service's own priority: the engine thinks for a fixed time, the API's requests come first.
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, ENGINE_NICENESS);
+      } catch {
+        // not allowed here: the engine runs at the service's priority
+      }
+    }
+    const engine = new UciProcess(child);
     const started = performance.now();
     try {
       const options: UciOption[] = [];

@@ -32,10 +32,12 @@ import type { EngineTurnStore } from '../store/engineTurns.ts';
 import type { GameService } from './games.ts';
 
 /**
- * How long a turn's lease lasts without renewal: another instance takes the turn of one that died after it, at its
- * next look (POLL_MS), so within 5 s and the level's move time (DECISIONS §18).
+ * How long a turn's lease lasts without renewal: another instance takes the turn of one that died after it. The
+ * lapse and the next look (POLL_MS) come within 4.5 s of the death, so that the move, with the engine's start and
+ * the level's move time, is recorded within 5 s plus that move time (DECISIONS §18); a lease of 5 s took 5 to 6 s
+ * to be taken over.
  */
-export const LEASE_MS = 4_000;
+export const LEASE_MS = 3_500;
 /** How often every ongoing engine game is looked at. */
 export const POLL_MS = 1_000;
 const PAGE = 200;
@@ -61,8 +63,8 @@ export class EngineMoves {
   private readonly instanceId: string;
   private readonly leaseMs: number;
   private readonly pollMs: number;
-  /** The games whose turn this instance works on now (searching or recording). */
-  private readonly working = new Map<string, AbortController>();
+  /** The games whose turn this instance works on now (searching or recording), with the version searched. */
+  private readonly working = new Map<string, { search: AbortController; version: number }>();
   private poller: NodeJS.Timeout | undefined;
   private looking = false;
   private closed = false;
@@ -79,10 +81,15 @@ export class EngineMoves {
     void this.look();
   }
 
-  /** A game as a change made here left it: the engine's turn is taken at once. */
+  /**
+   * A game as a change made here left it: the engine's turn is taken at once, and a search for an earlier version
+   * (the person resigned, took back, or the game ended) stops, so that it does not hold an engine for nothing.
+   */
   committed(game: Game): void {
     const { white, black } = game.record;
     if (white.id !== ENGINE_ID && black.id !== ENGINE_ID) return;
+    const working = this.working.get(game.record.id);
+    if (working && working.version < game.record.version) working.search.abort();
     if (engineToMove(game)) void this.play(game);
   }
 
@@ -95,7 +102,7 @@ export class EngineMoves {
   close(): void {
     this.closed = true;
     clearInterval(this.poller);
-    for (const search of this.working.values()) search.abort();
+    for (const { search } of this.working.values()) search.abort();
     this.working.clear();
   }
 
@@ -124,9 +131,12 @@ export class EngineMoves {
     const { version } = game.record;
     const turn = engineToMove(game);
     const level = engineLevelOf(game.record[turn ?? 'white']);
-    if (!turn || level === undefined || this.working.has(gameId) || this.closed) return;
+    if (!turn || level === undefined || this.closed) return;
+    const working = this.working.get(gameId);
+    if (working && working.version >= version) return;
+    working?.search.abort(); // a search for an earlier version is moot
     const search = new AbortController();
-    this.working.set(gameId, search);
+    this.working.set(gameId, { search, version });
     let renewal: NodeJS.Timeout | undefined;
     try {
       const lease = () =>
@@ -154,11 +164,13 @@ export class EngineMoves {
           : err(new DomainError('NOT_YOUR_TURN', 'the game moved on while the engine searched')),
       );
     } catch (error) {
-      // A turn that moved on is nobody's fault; anything else is tried again at the next look.
-      if (!(error instanceof DomainError && error.code === 'NOT_YOUR_TURN')) this.deps.onError?.(gameId, error);
+      // A turn that moved on is nobody's fault (nor a search stopped for it); anything else is tried again at the
+      // next look.
+      if (search.signal.aborted || (error instanceof DomainError && error.code === 'NOT_YOUR_TURN')) return;
+      this.deps.onError?.(gameId, error);
     } finally {
       clearInterval(renewal);
-      if (this.working.get(gameId) === search) this.working.delete(gameId);
+      if (this.working.get(gameId)?.search === search) this.working.delete(gameId);
     }
   }
 }

@@ -16,6 +16,7 @@ import type { EnginePool, SearchRequest } from '../../src/engine/index.ts';
 
 export class FirstMoveEngine implements EnginePool {
   searches: SearchRequest[] = [];
+  aborted: SearchRequest[] = []; // searches stopped by their signal before their answer
   up = true;
   failing = false;
 
@@ -28,7 +29,18 @@ export class FirstMoveEngine implements EnginePool {
   async search(request: SearchRequest, signal?: AbortSignal): Promise<{ uci: string }> {
     this.searches.push(request);
     if (!this.up || this.failing) throw new DomainError('UNAVAILABLE', 'no engine');
-    await new Promise(resolve => setTimeout(resolve, this.delayMs));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, this.delayMs);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          this.aborted.push(request);
+          reject(signal.reason as Error);
+        },
+        { once: true },
+      );
+    });
     signal?.throwIfAborted();
     const pos = Chess.fromSetup(parseFen(request.fen).unwrap()).unwrap();
     for (const uci of request.moves) pos.play(parseUci(uci)!);

@@ -130,6 +130,21 @@ test('no engine can start: 503 UNAVAILABLE, no game; everything else answers', a
   t.assert.deepEqual(json(await app.as(undefined, '/api/board/game?status=all')).games, []);
 });
 
+test('a resignation while the engine searches stops the search: it holds no engine, and no move follows', async (t: TestContext) => {
+  const engine = new FirstMoveEngine(30_000);
+  const app = await start(t, engine);
+  const id = json(await ai(app, undefined, { level: 8, color: 'black' })).id;
+  // 1. The engine (white) searches its first move; 2. the person resigns.
+  for (let i = 0; i < 250 && engine.searches.length === 0; i++) await new Promise(resolve => setTimeout(resolve, 20));
+  t.assert.equal(engine.searches.length, 1);
+  t.assert.equal((await app.as(undefined, { method: 'POST', url: `/api/board/game/${id}/resign` })).statusCode, 200);
+  // 3. The search is stopped at once, not left to finish its thought.
+  for (let i = 0; i < 250 && engine.aborted.length === 0; i++) await new Promise(resolve => setTimeout(resolve, 20));
+  t.assert.equal(engine.aborted.length, 1);
+  const game = json(await app.as(undefined, `/api/board/game/${id}`));
+  t.assert.deepEqual([game.state.status, game.state.moves], ['resign', []]);
+});
+
 test('two instances on one store: exactly one engine move per turn; a restart moves where the engine is to move', async (t: TestContext) => {
   const database = SqliteGameStore.open(':memory:');
   t.after(() => database.close());
