@@ -9,7 +9,7 @@
  * ```
  */
 import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, sep } from 'node:path';
 
 export const externalRequired = process.env.CI_REQUIRE_EXTERNAL === '1';
 
@@ -17,7 +17,9 @@ export const externalRequired = process.env.CI_REQUIRE_EXTERNAL === '1';
 export function findExecutable(name: string): string | undefined {
   const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/games', '/usr/local/games', '/usr/bin'];
   for (const dir of dirs) {
-    if (!dir) continue;
+    // The machine's tools, not the project's own packages' commands (npm puts node_modules/.bin first on the
+    // PATH of `npm test`, and the npm package `stockfish` has a command of that name).
+    if (!dir || dir.split(sep).includes('node_modules')) continue;
     const candidate = join(dir, name);
     try {
       accessSync(candidate, constants.X_OK);
