@@ -218,18 +218,17 @@ export class SeekService {
   }
 
   /** Makes a pairing's game under its recorded id (a game of that id already made is kept), tried until recorded. */
-  private makeGame(gameId: string, game: SeekGame): Promise<void> {
-    return new Promise<void>(resolve => {
-      this.making.schedule(
-        gameId,
-        this.now(),
-        async () => {
-          await this.deps.games.create({ white: game.white, black: game.black, clock: game.clock }, SERVICE, gameId);
-          resolve();
-        },
-        undefined,
-      );
-    });
+  private async makeGame(gameId: string, game: SeekGame): Promise<void> {
+    const create = async () => {
+      await this.deps.games.create({ white: game.white, black: game.black, clock: game.clock }, SERVICE, gameId);
+    };
+    try {
+      await create(); // at once: the request that paired waits for its game
+    } catch (error) {
+      // The store failed: the game is made later, tried again until recorded; the pairing stands meanwhile.
+      this.deps.onError?.({ key: gameId, error, failures: 1, retryInMs: 0 });
+      this.making.schedule(gameId, this.now(), create, undefined);
+    }
   }
 
   /** Holds a real-time seek: its lease is renewed while this instance holds it. */
