@@ -359,3 +359,20 @@ export async function snapshotGame(call: Inject, id: string): Promise<Record<str
   }
   return { game: json(game), moves: json(moves), fen: fen.body, pgn: pgn.body };
 }
+
+/** A request as a token (undefined: no Authorization), its answer checked against the OpenAPI document. */
+export type RequestAs = (token: string | undefined, request: InjectOptions | string) => Promise<LightMyRequestResponse>;
+
+/** Requests to `app` as one token or another, each answer checked against the app's OpenAPI document. */
+export async function requestsAs(app: FastifyInstance): Promise<RequestAs> {
+  const checker = await responseChecker(app);
+  return async (token, request) => {
+    const options = typeof request === 'string' ? { url: request } : request;
+    const res = await app.inject({
+      ...options,
+      headers: { ...options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    });
+    checker.check(res);
+    return res;
+  };
+}

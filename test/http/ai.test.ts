@@ -7,7 +7,7 @@
 import { test, type TestContext } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
-import { assertError, json, makeTestApp, responseChecker, type TestApp } from '../helpers/app.ts';
+import { assertError, json, makeTestApp, type TestApp, requestsAs } from '../helpers/app.ts';
 import { FirstMoveEngine } from '../helpers/engine.ts';
 import { assertLichess } from '../helpers/lichess.ts';
 import { openStream } from '../stream/helpers.ts';
@@ -27,16 +27,7 @@ async function start(
   const shared = options.store ? { store: options.store, sharedStore: true } : {};
   const testApp = await makeTestApp({ engine, ...shared, tokens: options.tokens ?? [] });
   t.after(() => testApp.app.close());
-  const checker = await responseChecker(testApp.app);
-  const as: AiApp['as'] = async (token, request) => {
-    const opts = typeof request === 'string' ? { url: request } : request;
-    const res = await testApp.app.inject({
-      ...opts,
-      headers: { ...opts.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    });
-    checker.check(res);
-    return res;
-  };
+  const as = await requestsAs(testApp.app);
   return { ...testApp, as };
 }
 

@@ -14,7 +14,7 @@ import type { ChallengeJson } from '../../src/contract/challenges.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import { PostgresGameStore } from '../../src/store/postgres.ts';
 import type { GameStore } from '../../src/store/store.ts';
-import { assertError, json, makeTestApp, responseChecker, type TestApp } from '../helpers/app.ts';
+import { assertError, json, makeTestApp, type TestApp, requestsAs } from '../helpers/app.ts';
 import { databaseOfFile } from '../helpers/postgres.ts';
 import { openStream, type StreamClient } from '../stream/helpers.ts';
 import { ChangeListener } from '../../src/bus/postgres.ts';
@@ -43,16 +43,7 @@ async function start(
     ...(options.ttlMs ? { challengeTtlMs: options.ttlMs } : {}),
   });
   t.after(() => testApp.app.close());
-  const checker = await responseChecker(testApp.app);
-  const as: ChallengeApp['as'] = async (token, request) => {
-    const options = typeof request === 'string' ? { url: request } : request;
-    const res = await testApp.app.inject({
-      ...options,
-      headers: { ...options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    });
-    checker.check(res);
-    return res;
-  };
+  const as = await requestsAs(testApp.app);
   const player: ChallengeApp['player'] = async name => {
     const id = `${name}-${++players}`;
     const issued = await testApp.playerTokens.issue({ id, displayName: name });

@@ -7,7 +7,7 @@
  */
 import { suite, test, type TestContext } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { assertError, json, makeTestApp, responseChecker, type TestApp, type TestAppOptions } from '../helpers/app.ts';
+import { assertError, json, makeTestApp, type TestApp, type TestAppOptions, requestsAs } from '../helpers/app.ts';
 import { assertLichess } from '../helpers/lichess.ts';
 import { openStream, type StreamClient } from '../stream/helpers.ts';
 import { databaseOfFile } from '../helpers/postgres.ts';
@@ -35,16 +35,7 @@ interface ChatApp extends TestApp {
 async function start(t: TestContext, options: TestAppOptions = { tokens: [SERVICE_TOKEN] }): Promise<ChatApp> {
   const testApp = await makeTestApp(options);
   t.after(() => testApp.app.close());
-  const checker = await responseChecker(testApp.app);
-  const as: ChatApp['as'] = async (token, request) => {
-    const opts = typeof request === 'string' ? { url: request } : request;
-    const res = await testApp.app.inject({
-      ...opts,
-      headers: { ...opts.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    });
-    checker.check(res);
-    return res;
-  };
+  const as = await requestsAs(testApp.app);
   const player: ChatApp['player'] = async name => {
     const id = `${name.toLowerCase()}-${++players}`;
     const issued = await testApp.playerTokens.issue({ id, displayName: name });

@@ -8,7 +8,7 @@
  */
 import { test, type TestContext } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { assertError, json, makeTestApp, responseChecker, type TestApp } from '../helpers/app.ts';
+import { assertError, json, makeTestApp, type TestApp, requestsAs } from '../helpers/app.ts';
 import { assertLichess } from '../helpers/lichess.ts';
 import { openStream, type StreamClient } from '../stream/helpers.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
@@ -26,16 +26,7 @@ interface LichessApp extends TestApp {
 async function start(t: TestContext): Promise<LichessApp> {
   const testApp = await makeTestApp({ tokens: [SERVICE_TOKEN] });
   t.after(() => testApp.app.close());
-  const checker = await responseChecker(testApp.app);
-  const as: LichessApp['as'] = async (token, request) => {
-    const options = typeof request === 'string' ? { url: request } : request;
-    const res = await testApp.app.inject({
-      ...options,
-      headers: { ...options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    });
-    checker.check(res);
-    return res;
-  };
+  const as = await requestsAs(testApp.app);
   const player: LichessApp['player'] = async name => {
     const id = `${name.toLowerCase()}-${++players}`;
     const issued = await testApp.playerTokens.issue({ id, displayName: name });

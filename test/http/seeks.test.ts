@@ -18,7 +18,7 @@ import { PostgresGameStore } from '../../src/store/postgres.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import type { GameStore } from '../../src/store/store.ts';
 import type { SeekStore } from '../../src/store/seeks.ts';
-import { assertError, json, makeTestApp, responseChecker, type TestApp } from '../helpers/app.ts';
+import { assertError, json, makeTestApp, type TestApp, requestsAs } from '../helpers/app.ts';
 import { databaseOfFile } from '../helpers/postgres.ts';
 import { openStream, waitUntil, type StreamClient } from '../stream/helpers.ts';
 
@@ -44,16 +44,7 @@ async function start(
     ...(options.leaseMs ? { seekLeaseMs: options.leaseMs } : {}),
   });
   t.after(() => testApp.app.close());
-  const checker = await responseChecker(testApp.app);
-  const as: SeekApp['as'] = async (token, request) => {
-    const options = typeof request === 'string' ? { url: request } : request;
-    const res = await testApp.app.inject({
-      ...options,
-      headers: { ...options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    });
-    checker.check(res);
-    return res;
-  };
+  const as = await requestsAs(testApp.app);
   const player: SeekApp['player'] = async name => {
     const id = `${name}-${++players}`;
     const issued = await testApp.playerTokens.issue({ id, displayName: name });
