@@ -351,7 +351,10 @@ export class SqliteGameStore
 
   ongoingGames(player: string, after: string | undefined, limit: number): Promise<GameRecord[]> {
     return this.read(() =>
-      this.games.ongoing.all({ player, after: after ?? '', limit }).map(row => recordOfRow(this.games, row)),
+      this.games
+        .ongoing(player)
+        .all({ player, after: after ?? '', limit })
+        .map(row => recordOfRow(this.games, row)),
     );
   }
 

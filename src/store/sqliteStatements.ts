@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
 import { restoreGame } from '../domain/game.ts';
 import { indexOfGame } from '../domain/transitions.ts';
 import { lineDelta, recordOf, type MoveRow, type StoredGameData } from './rows.ts';
-import { listGamesSql, ongoingGamesSql, type ClockedGame, type ListQuery } from './store.ts';
+import { listGamesSql, ongoingGamesSql, playerShape, type ClockedGame, type ListQuery } from './store.ts';
 import type { GameRecord } from '../domain/game.ts';
 import { BOT_SQL, TOKEN_COLUMNS, type TokenRow } from './tokens.ts';
 
@@ -27,6 +27,7 @@ type Update = [number, string, string, number | null, number, number, string, nu
 
 export function prepareGameStatements(db: Database.Database) {
   const lists = new Map<string, Database.Statement<[Record<string, unknown>], GameRow & { seq: number }>>();
+  const ongoing = new Map<string, Database.Statement<[{ player: string; after: string; limit: number }], GameRow>>();
   return {
     insert: db.prepare<Insert>(
       `INSERT OR IGNORE INTO games (id, version, created_at, updated_at, data, deadline, white_id, black_id, ended, seq)
@@ -37,9 +38,6 @@ export function prepareGameStatements(db: Database.Database) {
       'UPDATE games SET version = ?, updated_at = ?, data = ?, deadline = ?, ended = ?, seq = ? WHERE id = ? AND version = ?',
     ),
     clocked: db.prepare<[], ClockedGame>('SELECT id, deadline FROM games WHERE deadline IS NOT NULL'),
-    ongoing: db.prepare<[{ player: string; after: string; limit: number }], GameRow>(
-      `${ongoingGamesSql(name => `@${name}`)} ORDER BY g.id`,
-    ),
     moves: db.prepare<[string], MoveRow>('SELECT uci, clock FROM game_moves WHERE game_id = ? ORDER BY ply'),
     putMove: db.prepare<[string, number, string, number | null]>(
       `INSERT INTO game_moves (game_id, ply, uci, clock) VALUES (?, ?, ?, ?)
@@ -56,11 +54,21 @@ export function prepareGameStatements(db: Database.Database) {
     ),
     /** The statement of a page of games of the query's shape (player or not, status), prepared on first use. */
     list(query: ListQuery) {
-      const key = `${query.player === undefined ? '' : 'player'} ${query.status}`;
+      const key = `${playerShape(query.player)} ${query.status}`;
       let statement = lists.get(key);
       if (!statement) {
         statement = db.prepare(listGamesSql(query, name => `@${name}`));
         lists.set(key, statement);
+      }
+      return statement;
+    },
+    /** The statement of a page of a player's ongoing games, prepared on first use for the player's shape. */
+    ongoing(player: string) {
+      const key = playerShape(player);
+      let statement = ongoing.get(key);
+      if (!statement) {
+        statement = db.prepare(`${ongoingGamesSql(player, name => `@${name}`)} ORDER BY g.id`);
+        ongoing.set(key, statement);
       }
       return statement;
     },
