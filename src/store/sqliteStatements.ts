@@ -10,7 +10,7 @@
 import type Database from 'better-sqlite3';
 import { restoreGame } from '../domain/game.ts';
 import { indexOfGame } from '../domain/transitions.ts';
-import { lineDelta, recordOf, type MoveRow, type StoredGameData } from './rows.ts';
+import { dataOf, lineDelta, recordOf, rowAt, type MoveRow, type StoredGameData } from './rows.ts';
 import { listGamesSql, ongoingGamesSql, playerShape, type ClockedGame, type ListQuery } from './store.ts';
 import type { GameRecord } from '../domain/game.ts';
 import { BOT_SQL, TOKEN_COLUMNS, type TokenRow } from './tokens.ts';
@@ -77,17 +77,48 @@ export function prepareGameStatements(db: Database.Database) {
 
 export type GameStatements = ReturnType<typeof prepareGameStatements>;
 
-/** The record of a games row, with its moves rows. */
+/**
+ * How many of a line's last rows a games row keeps in its `tail` (at most one less), instead of a game_moves row
+ * each: rows [0, tailFrom) are in game_moves, tailFrom = TAIL_ROWS * floor(length / TAIL_ROWS), and the rest in the
+ * tail. A move then writes the games row alone, and every TAIL_ROWS moves the rows of the tail to game_moves
+ * together (one page, mostly), where a row per move wrote a page of game_moves per move. tailFrom is a function of
+ * the line's length alone, so that a write knows it for the line it replaces; a stored tailFrom tells a read
+ * which rows to take (rows of game_moves at or beyond it, written before tails were kept, are not the line's).
+ * Changing TAIL_ROWS changes which rows a write expects in game_moves: it needs a migration that moves them.
+ */
+const TAIL_ROWS = 16;
+const tailFromOf = (length: number): number => length - (length % TAIL_ROWS);
+
+/** The data of a games row: the record's small fields, where its line's tail starts, and the tail. */
+export function storedDataOf(record: GameRecord): string {
+  const length = record.moves.length + record.redo.length;
+  const tailFrom = tailFromOf(length);
+  if (tailFrom === length) return JSON.stringify({ ...dataOf(record), tailFrom });
+  const tail: Array<[string, number | null]> = [];
+  for (let i = tailFrom; i < length; i++) {
+    const { uci, clock } = rowAt(record, i);
+    tail.push([uci, clock]);
+  }
+  return JSON.stringify({ ...dataOf(record), tailFrom, tail });
+}
+
+/** The record of a games row, with its moves rows and its tail. */
 export const recordOfRow = (games: GameStatements, row: GameRow): GameRecord =>
   recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as StoredGameData, games.moves.all(row.id));
 
-/** Writes the moves rows of `next` that differ from those of `previous` (all of them without a previous record). */
+/**
+ * Writes the game_moves rows of `next` (those before its tail) that differ from those of `previous`, whose rows
+ * before its own tail are stored (all of them without a previous record), and deletes those beyond.
+ */
 export function writeLine(games: GameStatements, next: GameRecord, previous?: GameRecord): void {
-  const { keep, rows, length } = lineDelta(previous, next);
-  rows.forEach((row, i) => games.putMove.run(next.id, keep + i, row.uci, row.clock));
-  if (previous === undefined || previous.moves.length + previous.redo.length > length) {
-    games.cutMoves.run(next.id, length);
+  const { keep, length } = lineDelta(previous, next);
+  const stored = previous ? tailFromOf(previous.moves.length + previous.redo.length) : 0;
+  const upTo = tailFromOf(length);
+  for (let i = Math.min(keep, stored); i < upTo; i++) {
+    const { uci, clock } = rowAt(next, i);
+    games.putMove.run(next.id, i, uci, clock);
   }
+  if (previous === undefined || stored > upTo) games.cutMoves.run(next.id, upTo);
 }
 
 /**
