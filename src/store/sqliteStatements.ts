@@ -10,7 +10,15 @@
 import type Database from 'better-sqlite3';
 import { restoreGame } from '../domain/game.ts';
 import { indexOfGame } from '../domain/transitions.ts';
-import { dataOf, lineDelta, recordOf, rowAt, type MoveRow, type StoredGameData } from './rows.ts';
+import {
+  lineDelta,
+  recordOf,
+  rowAt,
+  type GameData,
+  type MoveRow,
+  type StoredGameData,
+  type StoredTail,
+} from './rows.ts';
 import { listGamesSql, ongoingGamesSql, playerShape, type ClockedGame, type ListQuery } from './store.ts';
 import type { GameRecord } from '../domain/game.ts';
 import { BOT_SQL, TOKEN_COLUMNS, type TokenRow } from './tokens.ts';
@@ -89,17 +97,36 @@ export type GameStatements = ReturnType<typeof prepareGameStatements>;
 const TAIL_ROWS = 16;
 const tailFromOf = (length: number): number => length - (length % TAIL_ROWS);
 
-/** The data of a games row: the record's small fields, where its line's tail starts, and the tail. */
+/**
+ * The data of a games row: the record's small fields, where its line's tail starts, and the tail. Written out
+ * field by field (a GameData must name them all), as a move makes one: no copy of the record to leave fields out.
+ */
 export function storedDataOf(record: GameRecord): string {
   const length = record.moves.length + record.redo.length;
   const tailFrom = tailFromOf(length);
-  if (tailFrom === length) return JSON.stringify({ ...dataOf(record), tailFrom });
-  const tail: Array<[string, number | null]> = [];
-  for (let i = tailFrom; i < length; i++) {
-    const { uci, clock } = rowAt(record, i);
-    tail.push([uci, clock]);
+  let tail: Array<[string, number | null]> | undefined;
+  if (tailFrom < length) {
+    tail = [];
+    for (let i = tailFrom; i < length; i++) {
+      const { uci, clock } = rowAt(record, i);
+      tail.push([uci, clock]);
+    }
   }
-  return JSON.stringify({ ...dataOf(record), tailFrom, tail });
+  const { white, black, startFen, pendingPromotion, drawOffer, takebackOffer, result, clock } = record;
+  const data: GameData & StoredTail = {
+    white,
+    black,
+    startFen,
+    pendingPromotion,
+    drawOffer,
+    takebackOffer,
+    result,
+    clock,
+    cursor: record.moves.length,
+    tailFrom,
+    tail, // left out when undefined
+  };
+  return JSON.stringify(data);
 }
 
 /** The record of a games row, with its moves rows and its tail. */
