@@ -25,7 +25,7 @@ import type { Result } from '../../src/domain/errors.ts';
 import { newGame, type Change, type Game } from '../../src/domain/game.ts';
 import { drawAction, makeMove, undo } from '../../src/domain/transitions.ts';
 import { legalMovesOf } from '../../src/domain/views.ts';
-import { makeTestApp, responseChecker, type ResponseChecker } from '../helpers/app.ts';
+import { ResponseChecker } from '../helpers/app.ts';
 
 /** Generous bounds: these tests must pass on a loaded two-core machine. */
 export const WAIT_MS = 15_000;
@@ -115,37 +115,50 @@ export interface StreamClient {
   close(): void;
 }
 
-let document: Promise<ResponseChecker> | undefined;
+const documents = new Map<string, Promise<ResponseChecker>>();
 
-/** The service's OpenAPI document (every server of a test runs this source), read once per test file. */
-function documentChecker(): Promise<ResponseChecker> {
-  document ??= (async () => {
-    const { app } = await makeTestApp();
-    try {
-      return await responseChecker(app);
-    } finally {
-      await app.close();
-    }
-  })();
+/** The OpenAPI document a server serves, read once per server (it costs the test process no app of its own). */
+function documentChecker(origin: string): Promise<ResponseChecker> {
+  let document = documents.get(origin);
+  if (!document) {
+    document = fetch(`${origin}/openapi.json`).then(async res => {
+      assert.equal(res.status, 200, `GET ${origin}/openapi.json`);
+      return new ResponseChecker(await res.json());
+    });
+    documents.set(origin, document);
+  }
   return document;
 }
 
 /** Lines of streams that did not match their schema in the OpenAPI document; none may be left at the end. */
 const offSchema: string[] = [];
-after(() => assert.deepEqual(offSchema, [], 'every stream line matches its schema in the OpenAPI document'));
+/** Checks not done yet: the document is read while the first stream opens, never before it. */
+const checking = new Set<Promise<void>>();
+const settledChecks = async (): Promise<string[]> => {
+  while (checking.size > 0) await Promise.all(checking);
+  return offSchema;
+};
+after(async () =>
+  assert.deepEqual(await settledChecks(), [], 'every stream line matches its schema in the OpenAPI document'),
+);
 
 /**
  * GET a stream on a fresh connection; resolves once the status line and headers are in. Every line read is checked
- * against the schema of the operation's lines in the OpenAPI document (DECISIONS §19).
+ * against the schema of the operation's lines in the OpenAPI document (DECISIONS §19), without delaying the stream:
+ * `waitFor` and the end of the test file report a line that does not match.
  */
-export async function openStream(url: string, options: StreamOptions = {}): Promise<StreamClient> {
-  const checker = await documentChecker();
-  const { pathname } = new URL(url);
-  const operation = checker.operation('GET', pathname);
-  const schema = operation?.responses['200']?.content?.['application/x-ndjson']?.schema;
+export function openStream(url: string, options: StreamOptions = {}): Promise<StreamClient> {
+  const { origin, pathname } = new URL(url);
+  const document = documentChecker(origin);
   const check = (event: unknown) => {
-    const errors = schema === undefined ? undefined : checker.schemaErrors(schema, event);
-    if (errors !== undefined) offSchema.push(`GET ${pathname}: ${errors}: ${JSON.stringify(event)}`);
+    const done = document.then(checker => {
+      const operation = checker.operation('GET', pathname);
+      const schema = operation?.responses['200']?.content?.['application/x-ndjson']?.schema;
+      const errors = schema === undefined ? undefined : checker.schemaErrors(schema, event);
+      if (errors !== undefined) offSchema.push(`GET ${pathname}: ${errors}: ${JSON.stringify(event)}`);
+    });
+    checking.add(done);
+    void done.finally(() => checking.delete(done));
   };
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, {
@@ -179,7 +192,7 @@ function readLines(res: IncomingMessage, destroy: () => void, check: (event: unk
     finished,
     waitFor: async (condition, what, ms = WAIT_MS) => {
       await waitUntil(condition, () => `${what}; lines so far:\n${client.lines.slice(-5).join('\n')}`, ms);
-      assert.deepEqual(offSchema, [], 'every stream line matches its schema in the OpenAPI document');
+      assert.deepEqual(await settledChecks(), [], 'every stream line matches its schema in the OpenAPI document');
     },
     waitForEvents: async (count, ms = WAIT_MS) => {
       await client.waitFor(() => client.events.length >= count, `${count} events`, ms);
