@@ -109,7 +109,7 @@ const HEADER = `/**
 /** The generated files' contents, formatted as prettier formats them in this repository. */
 export async function generateClient(): Promise<Record<ClientFile, string>> {
   const document = await servedDocument();
-  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0]);
+  const ast = await openapiTS(document as unknown as Parameters<typeof openapiTS>[0]);
   const pretty = async (file: ClientFile, text: string) => {
     const filepath = join(ROOT, file);
     const options = await resolveConfig(filepath);
