@@ -104,7 +104,7 @@ export type StreamInit<Path extends StreamPath> = Omit<FetchOptions<StreamOperat
 
 /** The init argument of `stream`: optional when the operation needs no parameter and no body. */
 export type StreamInitArgument<Path extends StreamPath> =
-  {} extends StreamInit<Path> ? [init?: StreamInit<Path>] : [init: StreamInit<Path>];
+  Partial<StreamInit<Path>> extends StreamInit<Path> ? [init?: StreamInit<Path>] : [init: StreamInit<Path>];
 
 /**
  * An open stream: its events in order, heartbeats (empty lines) skipped, until the server ends the answer. Leaving a
@@ -118,19 +118,36 @@ export interface ChessStream<Event> extends AsyncIterableIterator<Event> {
   close(): Promise<void>;
 }
 
-/** Reads NDJSON lines from a body: each non-empty line parsed, in order. */
-async function* ndjsonLines(body: ReadableStream<Uint8Array>, signal: AbortSignal): AsyncGenerator<unknown> {
+/**
+ * Reads NDJSON lines from a body: each non-empty line parsed, in order. `signal` (the caller's or the stream's
+ * closing) cancels the read, whatever the fetch does with it; then the lines end, or throw the caller's reason when it
+ * was the caller's signal.
+ */
+async function* ndjsonLines(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
+  callerSignal: AbortSignal | undefined,
+): AsyncGenerator<unknown, void, undefined> {
   const reader = body.getReader();
+  const cancel = () => void reader.cancel(signal.reason).catch(() => undefined);
+  signal.addEventListener('abort', cancel, { once: true });
   const decoder = new TextDecoder();
   let buffer = '';
+  /** Whether the read ended because of a signal: the caller's throws its reason, closing just ends. */
+  const stopped = (): boolean => {
+    if (callerSignal?.aborted) throw callerSignal.reason;
+    return signal.aborted;
+  };
   try {
     for (;;) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
         chunk = await reader.read();
       } catch (error) {
-        throw signal.aborted ? signal.reason : error;
+        if (stopped()) return;
+        throw error;
       }
+      if (stopped()) return;
       if (chunk.done) break;
       buffer += decoder.decode(chunk.value, { stream: true });
       for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
@@ -142,6 +159,7 @@ async function* ndjsonLines(body: ReadableStream<Uint8Array>, signal: AbortSigna
     buffer += decoder.decode();
     if (buffer.trim() !== '') yield JSON.parse(buffer);
   } finally {
+    signal.removeEventListener('abort', cancel);
     await reader.cancel().catch(() => undefined);
   }
 }
@@ -205,7 +223,7 @@ export function createChessClient({ baseUrl, token, fetch, headers }: ChessClien
     const answer = await request(method, path, { ...init, signal, parseAs: 'stream' });
     if (!answer.response.ok) throw refusal(answer.response, answer.error);
     const body = answer.data ?? new ReadableStream<Uint8Array>({ start: controller => controller.close() });
-    const lines = ndjsonLines(body, signal);
+    const lines = ndjsonLines(body, signal, callerSignal);
     const close = async (): Promise<void> => {
       closing.abort();
       await lines.return(undefined);
