@@ -30,7 +30,10 @@ export type ApiError = components['schemas']['ApiError'];
 /** The machine-readable codes of ApiError. */
 export type ApiErrorCode = ApiError['code'];
 
-/** A request the service refused, with its ApiError answer. */
+/**
+ * A request the service refused, with its ApiError answer: `message` is `STATUS CODE: the answer's message`, and
+ * `body` the answer itself.
+ */
 export class ChessApiError extends Error {
   override readonly name = 'ChessApiError';
   readonly code: ApiErrorCode;
@@ -59,8 +62,8 @@ const isApiError = (body: unknown): body is ApiError =>
  */
 function refusal(response: Response, body: unknown): Error {
   if (isApiError(body)) return new ChessApiError(response.status, body);
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  return new Error(`${response.status} ${response.statusText}: ${String(text).slice(0, 200)}`);
+  const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
+  return new Error(`${response.status} ${response.statusText}: ${text.slice(0, 200)}`);
 }
 
 /** What openapi-fetch answers for a call: data, or an error, and the response. */
