@@ -14,7 +14,7 @@ const BASE = 'http://chess.test';
 /** A fetch that answers every request with `answer` and keeps the requests. */
 function fakeFetch(answer: (request: Request) => Response) {
   const requests: Request[] = [];
-  const fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+  const fetch = (input: Request | string | URL, init?: RequestInit) => {
     const request = input instanceof Request ? input : new Request(input, init);
     requests.push(request);
     return Promise.resolve(answer(request));
