@@ -17,7 +17,7 @@
  * ```
  */
 import type { GameFull } from '../contract/shapes.ts';
-import type { ChallengeLine } from '../contract/challenges.ts';
+import type { ChallengeLine } from '../contract/events.ts';
 import { RETRY_MS } from './feed.ts';
 
 export interface PlayerEvent {

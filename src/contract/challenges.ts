@@ -84,9 +84,3 @@ export const CHALLENGE_SCHEMAS = [ChallengeUser, ChallengeJson, ChallengeList, C
 
 export type ChallengeJson = Static<typeof ChallengeJson>;
 export type ChallengeList = Static<typeof ChallengeList>;
-
-/** A challenge event on a player's stream (`GET /api/stream/event`). */
-export interface ChallengeLine {
-  type: 'challenge' | 'challengeCanceled' | 'challengeDeclined';
-  challenge: ChallengeJson;
-}

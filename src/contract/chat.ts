@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { CHAT_ROOMS, MAX_CHAT_TEXT } from './vocabulary.ts';
-import { NO_CONTROL_CHARACTERS } from './shapes.ts';
+import { PLAIN_TEXT } from './shapes.ts';
 
 export const ChatRequest = Type.Object(
   {
@@ -13,7 +13,7 @@ export const ChatRequest = Type.Object(
     text: Type.String({
       minLength: 1,
       maxLength: MAX_CHAT_TEXT,
-      pattern: NO_CONTROL_CHARACTERS,
+      ...PLAIN_TEXT,
       description: `1-${MAX_CHAT_TEXT} characters, no control characters`,
     }),
   },

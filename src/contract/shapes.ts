@@ -20,11 +20,21 @@ export const ref = <T extends TSchema>(schema: T) => {
 };
 
 /**
- * No control character of any kind (Unicode Cc: C0, DEL and C1) and no unpaired surrogate (DECISIONS §15). The
- * validator reads patterns with the `u` flag, under which a surrogate pair is one character and only an unpaired
- * surrogate falls in the range.
+ * No control character of any kind (Unicode Cc: C0, DEL and C1), as a pattern every regex engine reads alike
+ * (DECISIONS §19: no `\p{...}`, no surrogate ranges). The other half of DECISIONS §15's rule, no unpaired
+ * surrogate, is the format `WELL_FORMED` (the service checks it; a client may not).
  */
-export const NO_CONTROL_CHARACTERS = '^[^\\p{Cc}\\uD800-\\uDFFF]*$';
+export const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';
+
+/** A string format: well-formed Unicode, with no unpaired surrogate (`String.prototype.isWellFormed`). */
+export const WELL_FORMED = 'well-formed-unicode';
+
+/** Text that people write (names, chat): no control character, no unpaired surrogate. */
+export const PLAIN_TEXT = {
+  pattern: NO_CONTROL_CHARACTERS,
+  format: WELL_FORMED,
+} as const;
+
 const Color = Type.Union([Type.Literal('white'), Type.Literal('black')]);
 
 export const PlayerInfo = Type.Object(
@@ -32,14 +42,14 @@ export const PlayerInfo = Type.Object(
     id: Type.String({
       minLength: 1,
       maxLength: 64,
-      pattern: NO_CONTROL_CHARACTERS,
-      description: 'unique player identifier',
+      ...PLAIN_TEXT,
+      description: 'unique player identifier; no control characters, no unpaired surrogates',
     }),
     displayName: Type.String({
       minLength: 1,
       maxLength: 100,
-      pattern: NO_CONTROL_CHARACTERS,
-      description: 'human-readable name',
+      ...PLAIN_TEXT,
+      description: 'human-readable name; no control characters, no unpaired surrogates',
     }),
   },
   { $id: 'PlayerInfo' },
@@ -82,19 +92,32 @@ export const Clock = Type.Union(
   { $id: 'Clock' },
 );
 
-/**
- * The `clock` of create and the imports (DECISIONS §14): `{initial, increment}` (milliseconds) or `{daysPerMove}`.
- * One object whose fields are each checked here, so that a bad value names its field (`clock.initial`); which
- * fields go together is checked by the service.
- */
-export const ClockRequest = Type.Object(
+/** A real-time clock as asked for: milliseconds for each side, and added per move. */
+export const RealTimeClock = Type.Object(
   {
-    initial: Type.Optional(Type.Integer({ minimum: 1_000, maximum: 10_800_000, description: 'ms, real time' })),
-    increment: Type.Optional(Type.Integer({ minimum: 0, maximum: 180_000, description: 'ms added per move' })),
-    daysPerMove: Type.Optional(Type.Integer({ minimum: 1, maximum: 14, description: 'correspondence' })),
+    initial: Type.Integer({ minimum: 1_000, maximum: 10_800_000, description: 'ms for each side' }),
+    increment: Type.Integer({ minimum: 0, maximum: 180_000, description: 'ms added per move' }),
   },
-  { $id: 'ClockRequest', description: '{initial, increment} (real time, ms) or {daysPerMove} (correspondence)' },
+  { $id: 'RealTimeClock' },
 );
+
+/** A correspondence clock as asked for: days for each move. */
+export const CorrespondenceClock = Type.Object(
+  { daysPerMove: Type.Integer({ minimum: 1, maximum: 14, description: 'days for each move' }) },
+  { $id: 'CorrespondenceClock' },
+);
+
+/**
+ * The `clock` of create and the imports (DECISIONS §14): exactly one of its two forms, `{initial, increment}`
+ * (real time) or `{daysPerMove}` (correspondence), as a `oneOf` (DECISIONS §19). A bad clock's error names the
+ * field of the form it was meant as (`clock.initial`), or `clock` when its fields are of neither or of both
+ * (`http/errors.ts`, with `parseTimeControl`).
+ */
+export const ClockRequest = Type.Unsafe<Static<typeof RealTimeClock> | Static<typeof CorrespondenceClock>>({
+  $id: 'ClockRequest',
+  description: '{initial, increment} (real time, ms) or {daysPerMove} (correspondence)',
+  oneOf: [{ $ref: 'RealTimeClock#' }, { $ref: 'CorrespondenceClock#' }],
+});
 
 export const GameFull = Type.Object(
   {
@@ -215,6 +238,8 @@ export const SHARED_SCHEMAS = [
   GameStatus,
   GameState,
   Clock,
+  RealTimeClock,
+  CorrespondenceClock,
   ClockRequest,
   GameFull,
   LegalMove,
@@ -244,19 +269,3 @@ export type TokenInfo = Static<typeof TokenInfo>;
 export type IssuedToken = Static<typeof IssuedToken>;
 export type Account = Static<typeof Account>;
 export type GamePage = Static<typeof GamePage>;
-
-/** The error line a stream sends before it ends (SERVER_SHUTDOWN, SLOW_CONSUMER, RESYNC_REQUIRED...). */
-export interface StreamError {
-  code: string;
-  message: string;
-}
-
-/** A line of a player's event stream (GET /api/stream/event): a game of the player started, or ended. */
-export type PlayerEventLine =
-  { type: 'gameStart' | 'gameFinish'; game: GameFull } | { type: 'error'; error: StreamError };
-
-/** A line of a game stream: the game first, then a state per change, or an error before the stream ends. */
-export type GameEvent =
-  | { type: 'gameFull'; game: GameFull }
-  | { type: 'gameState'; state: GameState }
-  | { type: 'error'; error: StreamError };

@@ -14,7 +14,8 @@
  * ```
  */
 import { Chess } from 'chessops/chess';
-import type { GameEvent, PlayerInfo } from '../contract/shapes.ts';
+import type { PlayerInfo } from '../contract/shapes.ts';
+import type { GameEvent } from '../contract/events.ts';
 import type { Color } from '../contract/vocabulary.ts';
 import { newClock, type Clock, type TimeControl } from './clock.ts';
 import { ok, type Result } from './errors.ts';

@@ -23,13 +23,19 @@ import type { Color, DrawAction, GameStatus, TakebackAction } from '../contract/
 import { isCorrespondence, type TimeControl } from './clock.ts';
 import type { ChatLine } from './chat.ts';
 import type { ChatLineEvent, PlayerGameChat } from '../contract/chat.ts';
+import type {
+  GameEventInfo,
+  LichessGameFull,
+  LichessGameState,
+  LichessPlayer,
+  LichessStatus,
+  Speed,
+} from '../contract/lichess.ts';
 import type { Game } from './game.ts';
 import { INITIAL_FEN } from './notation.ts';
 import { sidesOf, type Actor } from './seats.ts';
 import { engineLevelOf } from './engineSeat.ts';
 import { gameStateOf } from './views.ts';
-
-export type Speed = 'ultraBullet' | 'bullet' | 'blitz' | 'rapid' | 'classical' | 'correspondence';
 
 /** lichess's speed of a clock: estimate = limit + 40 × increment (seconds); days and none: correspondence. */
 export function speedOfClock(limitSeconds: number | null, incrementSeconds = 0): Speed {
@@ -56,10 +62,6 @@ export const PERF_NAMES: Record<Speed, string> = {
   classical: 'Classical',
   correspondence: 'Correspondence',
 };
-
-/** lichess's status names (GameStatusName). */
-export type LichessStatus =
-  'created' | 'started' | 'aborted' | 'mate' | 'resign' | 'stalemate' | 'timeout' | 'draw' | 'outoftime';
 
 const STATUS_NAMES: Record<GameStatus, LichessStatus> = {
   started: 'started',
@@ -104,21 +106,6 @@ export const NO_CLOCK_MS = 2_147_483_647;
 const STANDARD = { key: 'standard', name: 'Standard', short: 'Std' } as const;
 const FROM_POSITION = { key: 'fromPosition', name: 'From Position', short: 'FEN' } as const;
 
-export interface LichessGameState {
-  type: 'gameState';
-  moves: string;
-  wtime: number;
-  btime: number;
-  winc: number;
-  binc: number;
-  status: LichessStatus;
-  winner?: Color;
-  wdraw?: boolean;
-  bdraw?: boolean;
-  wtakeback?: boolean;
-  btakeback?: boolean;
-}
-
 /** A seed GameState as lichess's gameState line. */
 export function lichessGameState(state: GameState): LichessGameState {
   const line: LichessGameState = {
@@ -138,16 +125,6 @@ export function lichessGameState(state: GameState): LichessGameState {
   return line;
 }
 
-/** A player as lichess's GameEventPlayer: the display name as `name`, the neutral rating. */
-export interface LichessPlayer {
-  id: string;
-  name: string;
-  title: 'BOT' | null;
-  rating: number;
-  provisional: boolean;
-  aiLevel?: number; // the computer's seat (DECISIONS §18)
-}
-
 /**
  * A seat as lichess's GameEventPlayer. The computer's keeps its id and name (lichess's schema requires them) and
  * adds `aiLevel`.
@@ -156,22 +133,6 @@ export function lichessPlayerOf(player: PlayerInfo, title: 'BOT' | null = null):
   const seat: LichessPlayer = { id: player.id, name: player.displayName, title, rating: 1500, provisional: true };
   const level = engineLevelOf(player);
   return level === undefined ? seat : { ...seat, aiLevel: level };
-}
-
-export interface LichessGameFull {
-  type: 'gameFull';
-  id: string;
-  variant: typeof STANDARD | typeof FROM_POSITION;
-  clock?: { initial: number; increment: number };
-  daysPerTurn?: number;
-  speed: Speed;
-  perf: { name: string };
-  rated: false;
-  createdAt: number;
-  white: LichessPlayer;
-  black: LichessPlayer;
-  initialFen: string;
-  state: LichessGameState;
 }
 
 /** Who of a game's players are bots (their `title`); none by default. */
@@ -216,28 +177,6 @@ export function fullIdOf(gameId: string, playerId: string): string {
   let suffix = '';
   for (let i = 0; i < 4; i++, hash = Math.floor(hash / 62)) suffix += ALPHABET[hash % 62];
   return gameId + suffix;
-}
-
-/** lichess's GameEventInfo, for one player of a game (the events of their stream, their ongoing games). */
-export interface GameEventInfo {
-  id: string;
-  gameId: string;
-  fullId: string;
-  color: Color;
-  fen: string;
-  lastMove: string;
-  source: 'friend' | 'ai';
-  status: { id: number; name: LichessStatus };
-  variant: typeof STANDARD;
-  speed: Speed;
-  perf: string;
-  rated: false;
-  hasMoved: boolean;
-  opponent: { id: string; username: string; rating: number } | { id: null; username: string; ai: number };
-  isMyTurn: boolean;
-  secondsLeft: number;
-  winner?: Color;
-  compat: { bot: boolean; board: boolean };
 }
 
 /** An opponent as lichess's GameEventOpponent: a player, or the computer (`id` null, `ai` its level). */

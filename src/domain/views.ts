@@ -8,7 +8,8 @@
  * ```
  */
 import { parseSquare } from 'chessops/util';
-import type { GameEvent, GameFull, GameState, LegalMove } from '../contract/shapes.ts';
+import type { GameFull, GameState, LegalMove } from '../contract/shapes.ts';
+import type { GameEvent } from '../contract/events.ts';
 import { deadlineOf, isCorrespondence, timesAt, type Clock } from './clock.ts';
 import type { Game } from './game.ts';
 import { listLegalMoves } from './moves.ts';

@@ -41,13 +41,16 @@ import { SEEK_SCHEMAS } from '../contract/seeks.ts';
 import type { ChallengeService } from '../service/challenges.ts';
 import { CHALLENGE_SCHEMAS } from '../contract/challenges.ts';
 import { CHAT_SCHEMAS } from '../contract/chat.ts';
+import { LICHESS_SCHEMAS } from '../contract/lichess.ts';
+import { EVENT_SCHEMAS } from '../contract/events.ts';
 import type { ChatService } from '../service/chat.ts';
 import type { PlayerTokens } from '../service/tokens.ts';
 import { redactQuery } from './redact.ts';
 import { allowedMethods } from './methods.ts';
 import { listingCursors } from './cursors.ts';
+import { completeErrorResponses, describeBody, readIntegerQueries } from './schemas.ts';
 import { StreamHub, streamErrorLine } from './stream.ts';
-import { SHARED_SCHEMAS, ref, ApiError } from '../contract/shapes.ts';
+import { SHARED_SCHEMAS, WELL_FORMED, ref, ApiError } from '../contract/shapes.ts';
 
 export interface AppDeps {
   games: GameService;
@@ -128,6 +131,9 @@ function oneAtATimePerConnection(request: FastifyRequest, reply: FastifyReply, d
   else start();
 }
 
+/** The format of DECISIONS §15's text, for the validators: no unpaired surrogate. */
+const WELL_FORMED_FORMAT = { [WELL_FORMED]: (text: string) => text.isWellFormed() };
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The query parameters of the API's routes (collected as they are added): the only ones logged as sent.
   const queryParameters = new Set<string>();
@@ -152,7 +158,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: deps.bodyLimit ?? DEFAULTS.bodyLimit,
     // Behind a reverse proxy the client address (the rate-limit key) comes from X-Forwarded-For.
     trustProxy: trustProxyOption(deps.trustProxy),
-    ajv: { customOptions: { coerceTypes: false, allErrors: false } },
+    ajv: {
+      customOptions: {
+        coerceTypes: false,
+        allErrors: false,
+        // A body's unknown fields are ignored, never removed: a oneOf judges each branch on the whole object.
+        removeAdditional: false,
+        formats: WELL_FORMED_FORMAT,
+      },
+    },
+    // The serializer tells the branches of a union apart with a validator of its own: it knows the format too.
+    serializerOpts: { ajv: { formats: WELL_FORMED_FORMAT } },
     // Requests that arrive while closing get a 503 ApiError from the hook below, not the framework's own body.
     return503OnClosing: false,
     // Long path parameters reach schema validation (INVALID_GAME_ID, INVALID_UCI...) instead of the router's
@@ -251,8 +267,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // A method not served on a path that is served: 405 with Allow, judged after the guards as a 404 is.
   app.addHook('onRequest', methods.hook);
+  // Every documented route's errors include those of its kind (500 and 503, 401 and 429 on /api/, ...).
+  const optionalBodies = new Set<string>();
+  app.addHook('onRoute', function (route) {
+    completeErrorResponses(route);
+    readIntegerQueries(route);
+    describeBody(route, this.hasContentTypeParser('application/x-www-form-urlencoded'), optionalBodies);
+  });
 
-  for (const schema of [...SHARED_SCHEMAS, ...CHALLENGE_SCHEMAS, ...SEEK_SCHEMAS, ...CHAT_SCHEMAS])
+  for (const schema of [
+    ...SHARED_SCHEMAS,
+    ...CHALLENGE_SCHEMAS,
+    ...SEEK_SCHEMAS,
+    ...CHAT_SCHEMAS,
+    ...LICHESS_SCHEMAS,
+    ...EVENT_SCHEMAS,
+  ])
     app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
@@ -263,6 +293,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         version: '1.0.0',
         license: { name: 'AGPL-3.0-or-later', url: 'https://www.gnu.org/licenses/agpl-3.0.html' },
       },
+      // Under PUBLIC_URL when it is set; else the origin the document is read from.
+      servers: [
+        deps.publicUrl
+          ? { url: deps.publicUrl.replace(/\/+$/, ''), description: 'this service' }
+          : { url: '/', description: 'this service: where this document is served from' },
+      ],
       components: {
         securitySchemes: {
           bearerAuth: {
@@ -282,11 +318,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}`,
     },
-    // Fastify needs a body schema to validate the optional body of createGame; the document says optional.
+    // What the routes' schemas cannot say to the generator: which bodies are optional (`describeBodies`).
     transformObject: document => {
       if (!('openapiObject' in document)) return document.swaggerObject;
-      const create = document.openapiObject.paths?.['/api/board/game']?.post;
-      if (create?.requestBody && 'required' in create.requestBody) create.requestBody.required = false;
+      for (const [path, methods] of Object.entries(document.openapiObject.paths ?? {})) {
+        for (const [method, operation] of Object.entries(methods ?? {})) {
+          const body = (operation as { requestBody?: { required?: boolean } } | undefined)?.requestBody;
+          if (body && optionalBodies.has(`${method.toUpperCase()} ${path}`)) body.required = false;
+        }
+      }
       return document.openapiObject;
     },
   });

@@ -6,6 +6,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors.ts';
+import { parseTimeControl } from '../domain/clock.ts';
 import { ERROR_STATUS, type ErrorCode } from '../contract/vocabulary.ts';
 import type { ApiErrorBody } from '../contract/shapes.ts';
 
@@ -41,7 +42,8 @@ export function toApiError(error: unknown, request: FastifyRequest): { status: n
   if (error instanceof DomainError) return { status: error.status, body: error.toBody() };
   const fastifyError = error as Partial<FastifyError>;
   if (fastifyError.validation && fastifyError.validation.length > 0) {
-    return fromValidation(fastifyError.validation[0]!, fastifyError.validationContext, request);
+    const { validation, validationContext } = fastifyError;
+    return fromValidation(validation[0]!, validationContext, request, validation);
   }
   const status = fastifyError.statusCode ?? 500;
   const made = (code: ErrorCode, message: string) => ({ status: ERROR_STATUS[code], body: { code, message } });
@@ -73,14 +75,29 @@ export function toApiError(error: unknown, request: FastifyRequest): { status: n
   return made('INTERNAL', 'internal error');
 }
 
+/** The fields of an issue's place: its instance path, and the property it misses. */
+function issuePath(issue: ValidationError): string[] {
+  const path = issue.instancePath.split('/').filter(Boolean);
+  const missing = (issue.params as { missingProperty?: unknown }).missingProperty;
+  if (typeof missing === 'string') path.push(missing);
+  return path;
+}
+
+/** A clock object whose fields are of neither form or of both: the domain's error, naming `clock` or its field. */
+function clockFormError(clock: unknown): { status: number; body: ApiErrorBody } | undefined {
+  if (typeof clock !== 'object' || clock === null || Array.isArray(clock)) return undefined;
+  const parsed = parseTimeControl(clock);
+  return parsed.ok ? undefined : { status: parsed.error.status, body: parsed.error.toBody() };
+}
+
 function fromValidation(
   issue: ValidationError,
   context: string | undefined,
   request: FastifyRequest,
+  validation: readonly ValidationError[] = [issue],
 ): { status: number; body: ApiErrorBody } {
-  const path = issue.instancePath.split('/').filter(Boolean);
+  const path = issuePath(issue);
   const missing = (issue.params as { missingProperty?: unknown }).missingProperty;
-  if (typeof missing === 'string') path.push(missing);
   if (context === 'params' || context === 'querystring') {
     const name = path[0] ?? '';
     const rule = PARAMETER_ERRORS[name];
@@ -100,6 +117,18 @@ function fromValidation(
         field: name,
       },
     };
+  }
+  if (context === 'body' && path[0] === 'clock') {
+    const clock = (request.body as { clock?: unknown } | undefined)?.clock;
+    const form = clockFormError(clock);
+    if (form) return form;
+    // Of the clock's form (by its fields), the first issue: the other form's issues say nothing to its sender.
+    const fields =
+      typeof clock === 'object' && clock !== null && 'daysPerMove' in clock
+        ? ['daysPerMove']
+        : ['initial', 'increment'];
+    const ofForm = validation.find(candidate => fields.includes(issuePath(candidate).at(-1) ?? ''));
+    if (ofForm && ofForm !== issue) return fromValidation(ofForm, context, request, [ofForm]);
   }
   const field = path.join('.');
   if (field === 'fen' && typeof missing !== 'string') {
@@ -126,6 +155,7 @@ function describe(issue: ValidationError): string {
     case 'enum':
       return `must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
     case 'pattern':
+    case 'format':
       return 'must not contain control characters or unpaired surrogates';
     case 'type':
       return `must be ${String(params.type) === 'object' ? 'a JSON object' : `of type ${String(params.type)}`}`;

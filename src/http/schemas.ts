@@ -2,7 +2,8 @@
  * The HTTP layer's own schemas: path and query parameters, and the error answers of each route. The API's shapes
  * (bodies and answers) are declared once in `contract/shapes.ts`.
  */
-import { Type } from 'typebox';
+import type { preValidationHookHandler } from 'fastify';
+import { Type, type Static, type TSchema } from 'typebox';
 import { ApiError, ref } from '../contract/shapes.ts';
 import {
   DRAW_ACTIONS,
@@ -34,18 +35,120 @@ export const MovesQuery = Type.Object({
 export const ListQuery = Type.Object({
   player: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "only this player's games" })),
   status: Type.Optional(Type.Enum(['ongoing', 'ended', 'all'], { description: 'which games; all by default' })),
-  limit: Type.Optional(
-    Type.String({ pattern: '^(100|[1-9][0-9]?)$', description: 'games per page, 1-100; 50 by default' }),
-  ),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'games per page; 50 by default' })),
   cursor: Type.Optional(Type.String({ maxLength: 64, description: "an earlier page's nextCursor" })),
 });
 
-/** Error responses every game route can give, for the OpenAPI document and serialization. */
+/**
+ * The 200 answer of a stream: NDJSON whose every line is one of `lines` (an empty line is a heartbeat). The error
+ * answers of a stream, given before it starts, are JSON as everywhere (`errorResponses`).
+ */
+export const ndjsonAnswer = (lines: TSchema, description: string) => ({
+  description,
+  content: { 'application/x-ndjson': { schema: lines } },
+});
+
+/** What each error status of the API means, as the OpenAPI document says it (the body is an ApiError). */
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'the request is invalid: a parameter, the body or the action (its code says which)',
+  401: 'a token is needed, or the one given is unknown or revoked',
+  403: 'the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT)',
+  404: 'no such game, player, challenge or seek',
+  413: 'the request body is too large',
+  415: 'the request body is not of a media type this operation reads',
+  429: 'too many requests, or too many streams open (Retry-After says when to try again)',
+  500: 'an internal error; nothing was changed',
+  503: 'the store cannot be reached or is full (also the computer when no engine starts); nothing was changed',
+};
+
+/** The error answer of a status: an ApiError in JSON, with what the status means. */
+const errorResponse = (status: number) =>
+  Type.Unsafe<Static<typeof ApiError>>({ ...ref(ApiError), description: ERROR_DESCRIPTIONS[status] ?? 'an error' });
+
+/** Error responses a route can give, for the OpenAPI document and serialization. */
 export const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map(status => [status, ref(ApiError)])) as Record<
+  Object.fromEntries(statuses.map(status => [status, errorResponse(status)])) as Record<
     number,
-    ReturnType<typeof ref<typeof ApiError>>
+    ReturnType<typeof errorResponse>
   >;
+
+/** Methods whose requests may carry a body, which Fastify reads whatever the route (hence 413 and 415). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Completes a documented route's error answers with those every route of its kind can give whatever it does
+ * (DECISIONS §19): 500 and 503 everywhere (the store failing); on `/api/`, 401 (a token unknown or revoked, once
+ * authentication is on) and 429 (the rate limit); a method with a body, 400 (a body that is not JSON), 413 and 415; a change on `/api/board/`, 403
+ * (a bot plays through `/api/bot/`). Called for each route as it is registered (`onRoute`), before the document
+ * reads it.
+ */
+export function completeErrorResponses(route: { method: string | string[]; url: string; schema?: unknown }): void {
+  const schema = route.schema as { hide?: boolean; response?: Record<string, unknown> } | undefined;
+  if (!schema?.response || schema.hide) return;
+  const methods = [route.method].flat();
+  const statuses = [500, 503];
+  if (route.url.startsWith('/api/')) statuses.push(401, 429);
+  if (methods.some(method => BODY_METHODS.has(method))) statuses.push(400, 413, 415);
+  const reads = methods.every(method => method === 'GET' || method === 'HEAD');
+  if (route.url.startsWith('/api/board/') && !reads) statuses.push(403);
+  for (const status of statuses) schema.response[status] ??= errorResponse(status);
+  // A success without words of its own says what its status says, rather than the generator's "Default Response".
+  for (const [status, answer] of Object.entries(schema.response)) {
+    const described = typeof (answer as { description?: unknown }).description === 'string';
+    if (!described && SUCCESS_DESCRIPTIONS[status]) {
+      schema.response[status] = { ...(answer as object), description: SUCCESS_DESCRIPTIONS[status] };
+    }
+  }
+}
+
+const SUCCESS_DESCRIPTIONS: Record<string, string> = { 200: 'OK', 201: 'Created' };
+
+/**
+ * What a route's body schema cannot tell the document by itself: the media types it is read from (JSON, and forms
+ * where the route's plugin takes them, as lichess's clients send), and whether it may be left out (TypeBox's
+ * `Optional`), recorded in `optionalBodies` as `METHOD /path/{param}` for the document's `requestBody.required`.
+ */
+export function describeBody(
+  route: { method: string | string[]; url: string; schema?: unknown },
+  takesForms: boolean,
+  optionalBodies: Set<string>,
+): void {
+  const schema = route.schema as { body?: object; consumes?: string[]; hide?: boolean } | undefined;
+  if (!schema?.body || schema.hide) return;
+  if (takesForms) schema.consumes ??= ['application/json', 'application/x-www-form-urlencoded'];
+  if (!('~optional' in schema.body)) return;
+  const path = route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  for (const method of [route.method].flat()) optionalBodies.add(`${method} ${path}`);
+}
+
+const DECIMAL = /^[0-9]{1,15}$/;
+
+/**
+ * Query parameters arrive as text; those a route's schema types as integers (DECISIONS §19: the document says
+ * `integer`) are read as numbers when they are decimal digits (no sign, no point), before validation, which judges
+ * the number (its range) or refuses the text (INVALID_QUERY). The validator coerces nothing itself: a JSON body's
+ * "60000" stays a string, and is refused where a number is asked for.
+ */
+export function readIntegerQueries(route: {
+  schema?: unknown;
+  preValidation?: preValidationHookHandler | preValidationHookHandler[] | undefined;
+}): void {
+  const query = (route.schema as { querystring?: { properties?: Record<string, { type?: unknown }> } } | undefined)
+    ?.querystring;
+  const names = Object.entries(query?.properties ?? {})
+    .filter(([, property]) => property.type === 'integer')
+    .map(([name]) => name);
+  if (names.length === 0) return;
+  const read: preValidationHookHandler = (request, _reply, done) => {
+    const values = request.query as Record<string, unknown>;
+    for (const name of names) {
+      const value = values[name];
+      if (typeof value === 'string' && DECIMAL.test(value)) values[name] = Number(value);
+    }
+    done();
+  };
+  route.preValidation = [read, ...[route.preValidation ?? []].flat()];
+}
 
 /**
  * The schema of one operation: its OpenAPI identity, its inputs (which type the handler's request) and its

@@ -23,7 +23,7 @@ import { type Game } from '../domain/game.ts';
 import { eventJsonOf, gameFullOf } from '../domain/views.ts';
 import { isOver } from '../domain/status.ts';
 import { ENDED_STATUSES } from '../contract/vocabulary.ts';
-import type { GameEvent } from '../contract/shapes.ts';
+import type { GameEvent } from '../contract/events.ts';
 
 export interface StreamHubOptions {
   bus: EventBus;

@@ -8,7 +8,8 @@
  */
 import type { ChallengeJson } from '../contract/challenges.ts';
 import { DECLINE_REASONS, type Challenge, type ChallengeTimeControl } from '../domain/challenge.ts';
-import { PERF_NAMES, speedOfClock, type Speed } from '../domain/lichess.ts';
+import { PERF_NAMES, speedOfClock } from '../domain/lichess.ts';
+import type { Speed } from '../contract/lichess.ts';
 
 /** lichess's speed of a challenge's time control (see domain/lichess.ts). */
 export const speedOf = (timeControl: ChallengeTimeControl): Speed =>

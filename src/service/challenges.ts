@@ -20,7 +20,8 @@
  * ```
  */
 import type { PlayerInfo } from '../contract/shapes.ts';
-import type { ChallengeJson, ChallengeLine } from '../contract/challenges.ts';
+import type { ChallengeJson } from '../contract/challenges.ts';
+import type { ChallengeLine } from '../contract/events.ts';
 import {
   acceptChallenge,
   cancelChallenge,

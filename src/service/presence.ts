@@ -17,6 +17,7 @@
  * const stop = presence.watch({ gameId, startedAt, opponentId: 'bob' }, line => send(line));
  * ```
  */
+import type { OpponentGone } from '../contract/lichess.ts';
 import { randomBytes } from 'node:crypto';
 import { CLAIM_AFTER_GONE_MS, OPPONENT_GONE_MS } from '../domain/transitions.ts';
 import type { Game } from '../domain/game.ts';
@@ -32,11 +33,7 @@ export const TICK_MS = 1_000;
 /** Rows closed (or lapsed) this long ago are pruned. */
 const PRUNE_AFTER_MS = 24 * 3_600_000;
 
-export interface OpponentGoneLine {
-  type: 'opponentGone';
-  gone: boolean;
-  claimWinInSeconds?: number;
-}
+export type OpponentGoneLine = OpponentGone;
 
 export interface GamePresenceDeps {
   store: PresenceStore;

@@ -10,7 +10,7 @@
  */
 import type { GameRecord } from '../domain/game.ts';
 import type { GameIndex } from '../domain/transitions.ts';
-import type { GameEvent } from '../contract/shapes.ts';
+import type { GameEvent } from '../contract/events.ts';
 
 /** The event of one committed change: what streams send for it. */
 export type StateEvent = Extract<GameEvent, { type: 'gameState' }>;

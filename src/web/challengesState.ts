@@ -15,12 +15,14 @@
  * computerBodyOf('2', timeControlOf(fields), 'white');   // { level: 2, 'clock.limit': 300, 'clock.increment': 3, ... }
  * ```
  */
-import type { ChallengeJson, ChallengeLine, ChallengeList } from '../contract/challenges.ts';
+import type { ChallengeJson, ChallengeList } from '../contract/challenges.ts';
+import type { ChallengeLine } from '../contract/events.ts';
 import type { DeclineReason } from '../domain/challenge.ts';
 import { ENGINE_LEVELS, type EngineLevel } from '../contract/vocabulary.ts';
 import { colorName, otherColor } from './notation.ts';
 
-export type { ChallengeJson, ChallengeLine, ChallengeList } from '../contract/challenges.ts';
+export type { ChallengeJson, ChallengeList } from '../contract/challenges.ts';
+export type { ChallengeLine } from '../contract/events.ts';
 
 export interface Challenges {
   incoming: ChallengeJson[]; // received, pending, oldest first

@@ -11,13 +11,16 @@
  * myGameRowsOf(list.games, player, openGame);
  * ```
  */
-import type { GameFull, PlayerEventLine, PlayerInfo } from '../contract/shapes.ts';
+import type { GameFull, PlayerInfo } from '../contract/shapes.ts';
 import { colorName, otherColor } from './notation.ts';
 import { BOTH_SIDES } from './seats.ts';
 import { isEnded } from './state.ts';
 
 /** A line of a player's event stream (GET /api/stream/event) that says one of their games started or ended. */
-export type PlayerGameLine = Exclude<PlayerEventLine, { type: 'error' }>;
+export interface PlayerGameLine {
+  type: 'gameStart' | 'gameFinish';
+  game: GameFull; // and lichess's GameEventInfo fields, which the page does not read
+}
 
 /**
  * The "My games" panel: the ongoing games of the page's player, the most recently changed first (DECISIONS §13).

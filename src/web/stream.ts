@@ -19,9 +19,9 @@
  * ```
  */
 import { ApiError, api, asApiError, authHeaders, errorOf, type GameFull, type GameState } from './api.ts';
-import type { GameEvent, PlayerEventLine, StreamError } from '../contract/shapes.ts';
+import type { GameEvent, StreamError } from '../contract/events.ts';
 import type { PlayerGameLine } from './myGamesState.ts';
-import type { ChallengeLine } from '../contract/challenges.ts';
+import type { ChallengeLine } from '../contract/events.ts';
 import type { ChatLineEvent } from '../contract/chat.ts';
 
 /** A line of a player's event stream other than `error`: a game starting or ending, or a challenge's news. */
@@ -300,7 +300,7 @@ export class ChatStream extends NdjsonStream<{ type: string }> {
  * Follows the games of the token's player starting and ending: live from the answer, since a player with no ongoing
  * game is sent nothing but heartbeats. No line marks the end of the ongoing games a connection sends first.
  */
-export class PlayerEventStream extends NdjsonStream<PlayerEventLine | ChallengeLine> {
+export class PlayerEventStream extends NdjsonStream<PlayerGameLine | ChallengeLine> {
   constructor(
     private readonly handlers: PlayerEventHandlers,
     options: StreamOptions = {},
@@ -317,8 +317,8 @@ export class PlayerEventStream extends NdjsonStream<PlayerEventLine | ChallengeL
     this.handlers.onOpen();
   }
 
-  protected line(line: PlayerEventLine | ChallengeLine): void {
-    if (PLAYER_LINES.has(line.type)) this.handlers.onEvent(line as PlayerLine);
+  protected line(line: PlayerGameLine | ChallengeLine): void {
+    if (PLAYER_LINES.has(line.type)) this.handlers.onEvent(line);
   }
 }
 

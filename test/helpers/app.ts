@@ -15,7 +15,7 @@ import { PlayerTokens } from '../../src/service/tokens.ts';
 import { MemoryGameStore } from '../../src/store/memory.ts';
 import type { TokenStore } from '../../src/store/tokens.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../src/contract/vocabulary.ts';
-import type { ApiErrorBody } from '../../src/contract/shapes.ts';
+import { WELL_FORMED, type ApiErrorBody } from '../../src/contract/shapes.ts';
 import { ChallengeService } from '../../src/service/challenges.ts';
 import type { ChallengeStore } from '../../src/store/challenges.ts';
 import { SeekService } from '../../src/service/seeks.ts';
@@ -208,7 +208,10 @@ export const mediaType = (res: LightMyRequestResponse): string =>
  * `#/components/schemas/X` references resolved. Every error response is checked as an ApiError (DECISIONS §1).
  */
 export class ResponseChecker {
-  private readonly ajv = new Ajv({ strict: false, allErrors: true });
+  private readonly ajv = new Ajv({ strict: false, allErrors: true }).addFormat(WELL_FORMED, {
+    type: 'string',
+    validate: (text: string) => text.isWellFormed(),
+  });
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly operations: OpenApiOperation[] = [];
 
@@ -259,19 +262,49 @@ export class ResponseChecker {
     const operation = this.operation(method, path);
     if (!operation) return; // not a documented route (health, docs, unknown paths)
     const declared = operation.responses[String(res.statusCode)];
-    if (res.statusCode < 400) assert.ok(declared, `${where}: status not declared for ${operation.template}`);
-    const content = declared?.content;
+    // Every answer, errors included, is one the document declares for the operation (DECISIONS §19).
+    assert.ok(declared, `${where}: status not declared for ${operation.template}`);
+    const content = declared.content;
     if (!content) return;
     const media = mediaType(res);
-    // An error body is JSON whatever the document says (assertApiError checked it); which media types the
-    // document declares for errors is tested once, in openapi.test.ts.
-    const entry = res.statusCode >= 400 ? (content['application/json'] ?? Object.values(content)[0]) : content[media];
+    const entry = content[media];
     assert.ok(entry, `${where}: media type '${media}' is not one of ${Object.keys(content).join(', ')}`);
     const schema = entry.schema;
     if (schema === undefined) return;
+    if (media === 'application/x-ndjson') {
+      this.checkLines(schema, res.body, where);
+      return;
+    }
     const body: unknown = media === 'application/json' ? JSON.parse(res.body) : res.body;
     const errors = this.schemaErrors(schema, body);
     assert.equal(errors, undefined, `${where}: body does not match the OpenAPI schema: ${errors}\n${res.body}`);
+  }
+
+  /** Checks each line of an NDJSON body against the schema of its lines; an empty line is a heartbeat. */
+  checkLines(schema: unknown, text: string, where: string): void {
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      const errors = this.schemaErrors(schema, JSON.parse(line));
+      assert.equal(errors, undefined, `${where}: a line does not match the OpenAPI schema: ${errors}\n${line}`);
+    }
+  }
+
+  /** The schema of the NDJSON lines of `method path`'s 200 answer. */
+  lineSchema(method: string, path: string): unknown {
+    const operation = this.operation(method, path);
+    const schema = operation?.responses['200']?.content?.['application/x-ndjson']?.schema;
+    assert.ok(schema, `${method} ${path}: the document declares no NDJSON answer`);
+    return schema;
+  }
+
+  /** Checks one parsed line of the stream `method path` against the document. */
+  checkLine(method: string, path: string, line: unknown): void {
+    const errors = this.schemaErrors(this.lineSchema(method, path), line);
+    assert.equal(
+      errors,
+      undefined,
+      `${method} ${path}: a line does not match the OpenAPI schema: ${errors}\n${JSON.stringify(line)}`,
+    );
   }
 }
 

@@ -155,11 +155,11 @@ test('GET /openapi.json: parameters, request bodies and schemas match the spec',
   ]);
 });
 
-test('GET /openapi.json: every error response is declared as application/json', async (t: TestContext) => {
+test("GET /openapi.json: every error response is declared as application/json, streams' too", async (t: TestContext) => {
   const { call } = await makeCheckedApp(t);
   const doc = json(await call('/openapi.json'));
   const wrong: string[] = [];
-  for (const [, , path] of OPERATIONS) {
+  for (const path of Object.keys(doc.paths)) {
     for (const [method, op] of Object.entries<any>(doc.paths[path])) {
       for (const [status, response] of Object.entries<any>(op.responses)) {
         if (Number(status) < 400 || !response.content) continue;
@@ -327,9 +327,15 @@ test('GET /openapi.json: clocks (DECISIONS §14): the clock of requests and answ
   for (const request of ['CreateGameRequest', 'ImportFenRequest', 'ImportPgnRequest']) {
     t.assert.equal(schemas[request].properties.clock.$ref, '#/components/schemas/ClockRequest', request);
   }
-  t.assert.deepEqual(Object.keys(schemas.ClockRequest.properties).sort(), ['daysPerMove', 'increment', 'initial']);
+  // One of its two forms, each with its fields required (DECISIONS §19).
+  t.assert.deepEqual(schemas.ClockRequest.oneOf, [
+    { $ref: '#/components/schemas/RealTimeClock' },
+    { $ref: '#/components/schemas/CorrespondenceClock' },
+  ]);
+  t.assert.deepEqual([...schemas.RealTimeClock.required].sort(), ['increment', 'initial']);
+  t.assert.deepEqual(schemas.CorrespondenceClock.required, ['daysPerMove']);
   t.assert.deepEqual(
-    [schemas.ClockRequest.properties.initial.minimum, schemas.ClockRequest.properties.initial.maximum],
+    [schemas.RealTimeClock.properties.initial.minimum, schemas.RealTimeClock.properties.initial.maximum],
     [1_000, 10_800_000],
   );
   t.assert.ok(schemas.GameFull.required.includes('clock'));
@@ -365,4 +371,121 @@ test("GET /openapi.json: a player's games (DECISIONS §13): listGames and stream
   );
   t.assert.ok(events.responses['400'] && events.responses['401'] && events.responses['429']);
   t.assert.ok(events.responses['403'], "a player token naming another player's events");
+});
+
+/** Every schema object of the document, with where it is. */
+function* schemasOf(node: unknown, where = '#'): Generator<[string, Record<string, any>]> {
+  if (Array.isArray(node)) {
+    for (const [i, item] of node.entries()) yield* schemasOf(item, `${where}/${i}`);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  yield [where, node as Record<string, any>];
+  for (const [key, value] of Object.entries(node)) yield* schemasOf(value, `${where}/${key}`);
+}
+
+test('GET /openapi.json (DECISIONS §19): servers, license, security, and what every operation can answer', async (t: TestContext) => {
+  const { call } = await makeCheckedApp(t);
+  const doc = json(await call('/openapi.json'));
+  t.assert.equal(doc.openapi, '3.0.3');
+  t.assert.deepEqual(
+    doc.servers.map((server: any) => server.url),
+    ['/'],
+  );
+  t.assert.equal(doc.info.license.name, 'AGPL-3.0-or-later');
+  const missing: string[] = [];
+  for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(methods)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      if (!Array.isArray(op.security) || op.security.length === 0) missing.push(`${where}: security`);
+      const expected = ['401', '429', '500', '503'];
+      if (method !== 'get') expected.push('400', '413', '415');
+      if (path.includes('{')) expected.push('404');
+      for (const status of expected) if (!op.responses[status]) missing.push(`${where}: ${status}`);
+      for (const [status, response] of Object.entries<any>(op.responses)) {
+        if (!response.description || response.description === 'Default Response') {
+          missing.push(`${where}: ${status} description`);
+        }
+      }
+    }
+  }
+  t.assert.deepEqual(missing, []);
+  const published = await makeCheckedApp(t, { publicUrl: 'https://chess.example.org/' });
+  const under = json(await published.call('/openapi.json'));
+  t.assert.deepEqual(
+    under.servers.map((server: any) => server.url),
+    ['https://chess.example.org'],
+  );
+});
+
+test('GET /openapi.json (DECISIONS §19): OpenAPI 3.0 only, integers as integers, patterns every engine reads', async (t: TestContext) => {
+  const { call } = await makeCheckedApp(t);
+  const doc = json(await call('/openapi.json'));
+  const found: string[] = [];
+  for (const [where, schema] of schemasOf(doc)) {
+    for (const keyword of ['contentMediaType', 'const', 'prefixItems', '$defs', 'unevaluatedProperties']) {
+      if (keyword in schema && !where.endsWith('/properties')) found.push(`${where}: ${keyword}`);
+    }
+    if (Array.isArray(schema.type)) found.push(`${where}: type is a list`);
+    if (typeof schema.pattern === 'string') {
+      // Read the same by JavaScript without the u flag (and so by Python, Rust, Go...): no \p{...}, no surrogates.
+      if (/\\p\{|\\u[dD][89a-fA-F]/.test(schema.pattern)) found.push(`${where}: pattern ${schema.pattern}`);
+      t.assert.doesNotThrow(() => new RegExp(schema.pattern), where);
+    }
+  }
+  t.assert.deepEqual(found, []);
+  const name = new RegExp(doc.components.schemas.PlayerInfo.properties.displayName.pattern);
+  for (const good of ['Capablanca', 'José Raúl', '谢军', 'Magnus 🐐']) t.assert.match(good, name);
+  for (const bad of ['tab\there', 'bell\u0007', 'del\u007f', 'next\u0085line']) t.assert.doesNotMatch(bad, name);
+  const limit = doc.paths['/api/board/game'].get.parameters.find((p: any) => p.name === 'limit').schema;
+  t.assert.deepEqual([limit.type, limit.minimum, limit.maximum], ['integer', 1, 100]);
+  const nb = doc.paths['/api/account/playing'].get.parameters.find((p: any) => p.name === 'nb').schema;
+  t.assert.equal(nb.type, 'integer');
+});
+
+test('GET /openapi.json (DECISIONS §19): every NDJSON line is a schema, a oneOf told apart by its type', async (t: TestContext) => {
+  const { call } = await makeCheckedApp(t);
+  const doc = json(await call('/openapi.json'));
+  const schemas = doc.components.schemas;
+  const streams: Array<[string, string, string, string[]]> = [
+    ['get', '/api/board/game/{gameId}/stream', 'GameStreamEvent', ['error', 'gameFull', 'gameState']],
+    [
+      'get',
+      '/api/stream/event',
+      'PlayerStreamEvent',
+      ['challenge', 'challengeCanceled', 'challengeDeclined', 'error', 'gameFinish', 'gameStart'],
+    ],
+    [
+      'get',
+      '/api/board/game/stream/{gameId}',
+      'LichessGameStreamEvent',
+      ['chatLine', 'error', 'gameFull', 'gameState', 'opponentGone'],
+    ],
+    [
+      'get',
+      '/api/bot/game/stream/{gameId}',
+      'LichessGameStreamEvent',
+      ['chatLine', 'error', 'gameFull', 'gameState', 'opponentGone'],
+    ],
+  ];
+  for (const [method, path, name, types] of streams) {
+    const answer = doc.paths[path][method].responses['200'].content;
+    t.assert.deepEqual(Object.keys(answer), ['application/x-ndjson'], path);
+    t.assert.equal(answer['application/x-ndjson'].schema.$ref, `#/components/schemas/${name}`, path);
+    const union = schemas[name];
+    t.assert.equal(union.discriminator.propertyName, 'type', name);
+    t.assert.deepEqual(Object.keys(union.discriminator.mapping).sort(), types, name);
+    t.assert.equal(union.oneOf.length, types.length, name);
+    for (const [type, target] of Object.entries<string>(union.discriminator.mapping)) {
+      t.assert.ok(
+        union.oneOf.some((option: any) => option.$ref === target),
+        `${name}: ${type} is one of its options`,
+      );
+      const event = schemas[target.split('/').at(-1)!];
+      t.assert.deepEqual(event.properties.type.enum, [type], `${target}: type`);
+      t.assert.ok(event.required.includes('type'), `${target}: type is required`);
+    }
+  }
+  const online = doc.paths['/api/bot/online'].get.responses['200'].content['application/x-ndjson'].schema;
+  t.assert.equal(online.$ref, '#/components/schemas/BotOnlineUser');
 });

@@ -10,7 +10,8 @@
  */
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import type { TestContext } from 'node:test';
+import { after, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/http/app.ts';
 import { createMetrics, type Metrics } from '../../src/http/metrics.ts';
@@ -24,6 +25,7 @@ import type { Result } from '../../src/domain/errors.ts';
 import { newGame, type Change, type Game } from '../../src/domain/game.ts';
 import { drawAction, makeMove, undo } from '../../src/domain/transitions.ts';
 import { legalMovesOf } from '../../src/domain/views.ts';
+import { makeTestApp, responseChecker, type ResponseChecker } from '../helpers/app.ts';
 
 /** Generous bounds: these tests must pass on a loaded two-core machine. */
 export const WAIT_MS = 15_000;
@@ -113,8 +115,38 @@ export interface StreamClient {
   close(): void;
 }
 
-/** GET a stream on a fresh connection; resolves once the status line and headers are in. */
-export function openStream(url: string, options: StreamOptions = {}): Promise<StreamClient> {
+let document: Promise<ResponseChecker> | undefined;
+
+/** The service's OpenAPI document (every server of a test runs this source), read once per test file. */
+function documentChecker(): Promise<ResponseChecker> {
+  document ??= (async () => {
+    const { app } = await makeTestApp();
+    try {
+      return await responseChecker(app);
+    } finally {
+      await app.close();
+    }
+  })();
+  return document;
+}
+
+/** Lines of streams that did not match their schema in the OpenAPI document; none may be left at the end. */
+const offSchema: string[] = [];
+after(() => assert.deepEqual(offSchema, [], 'every stream line matches its schema in the OpenAPI document'));
+
+/**
+ * GET a stream on a fresh connection; resolves once the status line and headers are in. Every line read is checked
+ * against the schema of the operation's lines in the OpenAPI document (DECISIONS §19).
+ */
+export async function openStream(url: string, options: StreamOptions = {}): Promise<StreamClient> {
+  const checker = await documentChecker();
+  const { pathname } = new URL(url);
+  const operation = checker.operation('GET', pathname);
+  const schema = operation?.responses['200']?.content?.['application/x-ndjson']?.schema;
+  const check = (event: unknown) => {
+    const errors = schema === undefined ? undefined : checker.schemaErrors(schema, event);
+    if (errors !== undefined) offSchema.push(`GET ${pathname}: ${errors}: ${JSON.stringify(event)}`);
+  };
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, {
       agent: false,
@@ -122,7 +154,7 @@ export function openStream(url: string, options: StreamOptions = {}): Promise<St
     });
     req.once('error', reject);
     req.once('response', (res: IncomingMessage) => {
-      const client = readLines(res, () => req.destroy());
+      const client = readLines(res, () => req.destroy(), check);
       req.removeListener('error', reject);
       req.on('error', () => undefined); // a reset after the end is reported through `finished`
       resolve(client);
@@ -131,7 +163,7 @@ export function openStream(url: string, options: StreamOptions = {}): Promise<St
   });
 }
 
-function readLines(res: IncomingMessage, destroy: () => void): StreamClient {
+function readLines(res: IncomingMessage, destroy: () => void, check: (event: unknown) => void): StreamClient {
   let buffered = '';
   let settle: (how: 'end' | 'aborted') => void = () => undefined;
   const finished = new Promise<'end' | 'aborted'>(resolve => (settle = resolve));
@@ -145,8 +177,10 @@ function readLines(res: IncomingMessage, destroy: () => void): StreamClient {
     rest: '',
     done: false,
     finished,
-    waitFor: (condition, what, ms = WAIT_MS) =>
-      waitUntil(condition, () => `${what}; lines so far:\n${client.lines.slice(-5).join('\n')}`, ms),
+    waitFor: async (condition, what, ms = WAIT_MS) => {
+      await waitUntil(condition, () => `${what}; lines so far:\n${client.lines.slice(-5).join('\n')}`, ms);
+      assert.deepEqual(offSchema, [], 'every stream line matches its schema in the OpenAPI document');
+    },
     waitForEvents: async (count, ms = WAIT_MS) => {
       await client.waitFor(() => client.events.length >= count, `${count} events`, ms);
       return client.events.slice(0, count);
@@ -166,7 +200,11 @@ function readLines(res: IncomingMessage, destroy: () => void): StreamClient {
       buffered = buffered.slice(newline + 1);
       client.lines.push(line);
       client.times.push(performance.now());
-      if (line !== '') client.events.push(JSON.parse(line));
+      if (line !== '') {
+        const event: unknown = JSON.parse(line);
+        check(event);
+        client.events.push(event);
+      }
       newline = buffered.indexOf('\n');
     }
   });

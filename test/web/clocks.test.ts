@@ -32,8 +32,8 @@ test('time controls offered: none first, then real-time presets in ms and days p
   for (const { clock } of TIME_CONTROLS) {
     if (!clock) continue;
     // The service's limits (DECISIONS §14).
-    if (clock.daysPerMove !== undefined) t.assert.ok(clock.daysPerMove >= 1 && clock.daysPerMove <= 14);
-    else t.assert.ok(clock.initial! >= 1000 && clock.initial! <= 10_800_000 && clock.increment! <= 180_000);
+    if ('daysPerMove' in clock) t.assert.ok(clock.daysPerMove >= 1 && clock.daysPerMove <= 14);
+    else t.assert.ok(clock.initial >= 1000 && clock.initial <= 10_800_000 && clock.increment <= 180_000);
   }
 });
 

@@ -91,7 +91,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (
       schema: operation(
         'createGame',
         'Create a game at the initial position',
-        { body: ref(CreateGameRequest) },
+        { body: Type.Optional(ref(CreateGameRequest)) },
         { 201: ref(GameFull) },
         CREATE_ERRORS,
       ),
@@ -121,10 +121,10 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (
       ),
     },
     async request => {
-      const { player: named, status = 'all', limit = '50', cursor } = request.query;
+      const { player: named, status = 'all', limit = 50, cursor } = request.query;
       const player = named ?? (request.actor.kind === 'player' ? request.actor.player.id : undefined);
       const list = { player, status };
-      const page = await games.list({ player, status, limit: Number(limit), before: cursors.parse(cursor, list) });
+      const page = await games.list({ player, status, limit, before: cursors.parse(cursor, list) });
       const now = games.now();
       return {
         games: page.games.map(game => gameFullOf(game, now)),

@@ -39,12 +39,14 @@ import { ENGINE_ID } from '../../domain/engineSeat.ts';
 import { abort, claimOpponentGone, drawAction, makeMove, resign, takebackAction } from '../../domain/transitions.ts';
 import { gameFullOf } from '../../domain/views.ts';
 import { OkResponse, ref } from '../../contract/shapes.ts';
+import { LichessGameStreamEvent } from '../../contract/events.ts';
+import { BotOnlineUser, NowPlaying } from '../../contract/lichess.ts';
 import { GAME_ID_PATTERN, type TakebackAction } from '../../contract/vocabulary.ts';
 import type { GameService } from '../../service/games.ts';
 import type { PlayerTokens } from '../../service/tokens.ts';
 import type { PlayerFeed } from '../../bus/players.ts';
 import { requireGame } from '../requireGame.ts';
-import { errorResponses, operation } from '../schemas.ts';
+import { errorResponses, ndjsonAnswer, operation } from '../schemas.ts';
 import type { StreamDialect, StreamHub } from '../stream.ts';
 import { acceptForms } from './challenges.ts';
 import { keepPresent, ndjsonAnswers } from './stream.ts';
@@ -85,13 +87,14 @@ const MoveQuery = Type.Object(
   { additionalProperties: true },
 );
 const PlayingQuery = Type.Object(
-  { nb: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'how many games, 1-50 (9 by default)' })) },
+  {
+    nb: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 999_999_999, description: 'how many games, 1-50 (9 by default)' }),
+    ),
+  },
   { additionalProperties: true },
 );
 
-const NDJSON = Type.String({
-  description: "NDJSON: lichess's gameFull, then gameState lines; the response ends once the game is over",
-});
 const lichess = { config: { lichess: true } } as const;
 
 /** The player of a player token; lichess's account paths need one. */
@@ -126,8 +129,13 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
           tags: ['lichess'],
           security: [{ bearerAuth: [] }],
           params: GameParams,
-          produces: ['application/x-ndjson'],
-          response: { 200: NDJSON, ...errorResponses(400, 401, 404, 429) },
+          response: {
+            200: ndjsonAnswer(
+              ref(LichessGameStreamEvent),
+              "lichess's gameFull, then gameState lines; the answer ends once the game is over",
+            ),
+            ...errorResponses(400, 401, 404, 429),
+          },
         },
       },
       async (request, reply) => {
@@ -363,12 +371,15 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
         operationId: 'botOnline',
         summary: 'The bots with an event stream open (NDJSON of lichess users)',
         tags: ['lichess'],
+        security: [{ bearerAuth: [] }],
         querystring: Type.Object(
-          { nb: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'at most this many' })) },
+          { nb: Type.Optional(Type.Integer({ minimum: 0, maximum: 999_999_999, description: 'at most this many' })) },
           { additionalProperties: true },
         ),
-        produces: ['application/x-ndjson'],
-        response: { 200: Type.String({ description: 'one lichess User per line' }), ...errorResponses(400, 429) },
+        response: {
+          200: ndjsonAnswer(ref(BotOnlineUser), 'one lichess user per line'),
+          ...errorResponses(400, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -376,7 +387,7 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
       const following = presence ? await presence.present(EVENT_STREAMS) : (players?.following() ?? []);
       const online = await (tokens?.botsAmong(following) ?? []);
       const known = await Promise.all(online.sort().map(id => tokens!.player(id)));
-      const limit = Math.max(1, Number(request.query.nb ?? 50));
+      const limit = Math.max(1, request.query.nb ?? 50);
       const lines = known
         .filter(player => player !== undefined)
         .slice(0, limit)
@@ -396,10 +407,7 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
         security: [{ bearerAuth: [] }],
         querystring: PlayingQuery,
         response: {
-          200: Type.Object({
-            nowPlaying: Type.Array(Type.Object({}, { additionalProperties: true })),
-            nbMyTurn: Type.Integer(),
-          }),
+          200: ref(NowPlaying),
           ...errorResponses(400, 401, 403, 429),
         },
       },
@@ -415,7 +423,7 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
       return {
         // Here lichess names the status (GameStatusName), where the events give its object.
         nowPlaying: nowPlaying
-          .slice(0, Math.min(50, Math.max(1, Number(request.query.nb ?? 9))))
+          .slice(0, Math.min(50, Math.max(1, request.query.nb ?? 9)))
           // ...and an opponent's `id` is always a string: the computer's is its seat's.
           .map(game => ({
             ...game,

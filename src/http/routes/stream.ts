@@ -20,10 +20,11 @@ import type { ChallengeService } from '../../service/challenges.ts';
 import { EVENT_STREAMS, type GamePresence } from '../../service/presence.ts';
 import type { Actor } from '../../domain/seats.ts';
 import type { Game } from '../../domain/game.ts';
-import type { ChallengeLine } from '../../contract/challenges.ts';
+import { GameStreamEvent, PlayerStreamEvent, type ChallengeLine } from '../../contract/events.ts';
+import { ref } from '../../contract/shapes.ts';
 import { withOrigin } from '../../service/challengeViews.ts';
 import { foundGame, requireGame } from '../requireGame.ts';
-import { GameIdParams, errorResponses } from '../schemas.ts';
+import { GameIdParams, errorResponses, ndjsonAnswer } from '../schemas.ts';
 import type { StreamHub } from '../stream.ts';
 
 export interface StreamRoutesOptions {
@@ -40,8 +41,6 @@ const RETRY_AFTER_SECONDS = 5;
 
 const definedHeaders = (headers: Record<string, number | string | string[] | undefined>): OutgoingHttpHeaders =>
   Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined));
-
-const NDJSON = Type.String({ description: 'NDJSON events', contentMediaType: 'application/x-ndjson' });
 
 const EventQuery = Type.Object({
   player: Type.Optional(
@@ -122,8 +121,10 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
         tags: ['games'],
         security: [{ bearerAuth: [] }],
         params: GameIdParams,
-        produces: ['application/x-ndjson'],
-        response: { 200: NDJSON, ...errorResponses(400, 401, 404, 429) },
+        response: {
+          200: ndjsonAnswer(ref(GameStreamEvent), 'the game, then its changes, one JSON line each'),
+          ...errorResponses(400, 401, 404, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -155,8 +156,10 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
         tags: ['players'],
         security: [{ bearerAuth: [] }],
         querystring: EventQuery,
-        produces: ['application/x-ndjson'],
-        response: { 200: NDJSON, ...errorResponses(400, 401, 403, 429) },
+        response: {
+          200: ndjsonAnswer(ref(PlayerStreamEvent), "the player's games and challenges, one JSON line each"),
+          ...errorResponses(400, 401, 403, 429),
+        },
       },
     },
     async (request, reply) => {
