@@ -900,9 +900,15 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     PlayerInfo: {
-      /** @description unique player identifier */
+      /**
+       * Format: well-formed-unicode
+       * @description unique player identifier; no control characters, no unpaired surrogates
+       */
       id: string;
-      /** @description human-readable name */
+      /**
+       * Format: well-formed-unicode
+       * @description human-readable name; no control characters, no unpaired surrogates
+       */
       displayName: string;
     };
     /** @enum {unknown} */
@@ -958,15 +964,18 @@ export interface components {
       | {
           daysPerMove: number;
         };
-    /** @description {initial, increment} (real time, ms) or {daysPerMove} (correspondence) */
-    ClockRequest: {
-      /** @description ms, real time */
-      initial?: number;
+    RealTimeClock: {
+      /** @description ms for each side */
+      initial: number;
       /** @description ms added per move */
-      increment?: number;
-      /** @description correspondence */
-      daysPerMove?: number;
+      increment: number;
     };
+    CorrespondenceClock: {
+      /** @description days for each move */
+      daysPerMove: number;
+    };
+    /** @description {initial, increment} (real time, ms) or {daysPerMove} (correspondence) */
+    ClockRequest: components['schemas']['RealTimeClock'] | components['schemas']['CorrespondenceClock'];
     GameFull: {
       gameId: string;
       white: components['schemas']['PlayerInfo'];
@@ -1229,7 +1238,10 @@ export interface components {
        * @enum {unknown}
        */
       room: 'player' | 'spectator';
-      /** @description 1-140 characters, no control characters */
+      /**
+       * Format: well-formed-unicode
+       * @description 1-140 characters, no control characters
+       */
       text: string;
     };
     /** @description the players' room, the oldest line first */
@@ -1239,7 +1251,10 @@ export interface components {
       user: string;
     }[];
     ChatLineEvent: {
-      /** @enum {string} */
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
       type: 'chatLine';
       /** @enum {unknown} */
       room: 'player' | 'spectator';
@@ -1247,6 +1262,299 @@ export interface components {
       username: string;
       text: string;
     };
+    /** @enum {unknown} */
+    LichessStatusName:
+      'created' | 'started' | 'aborted' | 'mate' | 'resign' | 'stalemate' | 'timeout' | 'draw' | 'outoftime';
+    /** @description lichess's GameStateEvent: a game stream's line per change */
+    LichessGameState: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'gameState';
+      /** @description the moves played, UCI, separated by spaces */
+      moves: string;
+      /** @description white's time left, ms (2147483647 without a clock) */
+      wtime: number;
+      /** @description black's time left, ms (2147483647 without a clock) */
+      btime: number;
+      /** @description white's increment, ms */
+      winc: number;
+      /** @description black's increment, ms */
+      binc: number;
+      status: components['schemas']['LichessStatusName'];
+      winner?: 'white' | 'black';
+      /** @description white offers a draw */
+      wdraw?: boolean;
+      /** @description black offers a draw */
+      bdraw?: boolean;
+      /** @description white proposes a takeback */
+      wtakeback?: boolean;
+      /** @description black proposes a takeback */
+      btakeback?: boolean;
+    };
+    /** @description lichess's GameEventPlayer */
+    LichessPlayer: {
+      id: string;
+      /** @description the display name */
+      name: string;
+      /** @enum {string|null} */
+      title: 'BOT' | null;
+      /** @description no ratings yet: 1500 */
+      rating: number;
+      provisional: boolean;
+      /** @description the computer's level */
+      aiLevel?: number;
+    };
+    /** @description lichess's GameFullEvent: a game stream's first line */
+    LichessGameFull: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'gameFull';
+      id: string;
+      /** @description standard, or fromPosition for a game from a FEN */
+      variant: {
+        /** @enum {unknown} */
+        key: 'standard' | 'fromPosition';
+        name: string;
+        short: string;
+      };
+      clock?: {
+        /** @description ms */
+        initial: number;
+        /** @description ms */
+        increment: number;
+      };
+      /** @description a correspondence game */
+      daysPerTurn?: number;
+      /** @enum {unknown} */
+      speed: 'ultraBullet' | 'bullet' | 'blitz' | 'rapid' | 'classical' | 'correspondence';
+      perf: {
+        name: string;
+      };
+      /** @enum {boolean} */
+      rated: false;
+      /** @description ms since the epoch */
+      createdAt: number;
+      white: components['schemas']['LichessPlayer'];
+      black: components['schemas']['LichessPlayer'];
+      /** @description startpos, or the FEN the game started from */
+      initialFen: string;
+      state: components['schemas']['LichessGameState'];
+    };
+    /** @description lichess's OpponentGoneEvent: the other player left the game, or came back */
+    OpponentGone: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'opponentGone';
+      gone: boolean;
+      /** @description while gone: seconds until claim-victory is open */
+      claimWinInSeconds?: number;
+    };
+    /** @description lichess's GameEventInfo: a game as one of its players sees it */
+    GameEventInfo: {
+      id: string;
+      gameId: string;
+      /** @description the game id and 4 characters fixed for the player */
+      fullId: string;
+      color: 'white' | 'black';
+      fen: string;
+      /** @description UCI; empty before the first move */
+      lastMove: string;
+      /** @enum {unknown} */
+      source: 'friend' | 'ai';
+      status: {
+        id: number;
+        name: components['schemas']['LichessStatusName'];
+      };
+      /** @description standard, or fromPosition for a game from a FEN */
+      variant: {
+        /** @enum {unknown} */
+        key: 'standard' | 'fromPosition';
+        name: string;
+        short: string;
+      };
+      /** @enum {unknown} */
+      speed: 'ultraBullet' | 'bullet' | 'blitz' | 'rapid' | 'classical' | 'correspondence';
+      perf: string;
+      /** @enum {boolean} */
+      rated: false;
+      hasMoved: boolean;
+      opponent:
+        | {
+            id: string;
+            username: string;
+            rating: number;
+          }
+        | {
+            /** @enum {object|null} */
+            id: never | null;
+            username: string;
+            /** @description the computer's level */
+            ai: number;
+          };
+      isMyTurn: boolean;
+      secondsLeft: number;
+      winner?: 'white' | 'black';
+      compat: {
+        bot: boolean;
+        board: boolean;
+      };
+    };
+    BotOnlineUser: {
+      id: string;
+      username: string;
+      /** @enum {string} */
+      title: 'BOT';
+    };
+    /** @description GET /api/account/playing: lichess's shape */
+    NowPlaying: {
+      /** @description the player's ongoing games, the most urgent first */
+      nowPlaying: ({
+        id: string;
+        gameId: string;
+        /** @description the game id and 4 characters fixed for the player */
+        fullId: string;
+        color: 'white' | 'black';
+        fen: string;
+        /** @description UCI; empty before the first move */
+        lastMove: string;
+        /** @enum {unknown} */
+        source: 'friend' | 'ai';
+        /** @description standard, or fromPosition for a game from a FEN */
+        variant: {
+          /** @enum {unknown} */
+          key: 'standard' | 'fromPosition';
+          name: string;
+          short: string;
+        };
+        /** @enum {unknown} */
+        speed: 'ultraBullet' | 'bullet' | 'blitz' | 'rapid' | 'classical' | 'correspondence';
+        perf: string;
+        /** @enum {boolean} */
+        rated: false;
+        hasMoved: boolean;
+        isMyTurn: boolean;
+        secondsLeft: number;
+        winner?: 'white' | 'black';
+        compat: {
+          bot: boolean;
+          board: boolean;
+        };
+      } & {
+        status: components['schemas']['LichessStatusName'];
+        opponent: {
+          id: string;
+          username: string;
+          rating?: number;
+          ai?: number;
+        };
+      })[];
+      nbMyTurn: number;
+    };
+    StreamError: {
+      /** @description SERVER_SHUTDOWN, SLOW_CONSUMER, RESYNC_REQUIRED, UNAUTHORIZED, ... */
+      code: string;
+      message: string;
+    };
+    /** @description the last line before the service ends the stream */
+    StreamErrorEvent: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'error';
+      error: components['schemas']['StreamError'];
+    };
+    /** @description the first line: the game as it is */
+    GameFullEvent: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'gameFull';
+      game: components['schemas']['GameFull'];
+    };
+    /** @description one line per change, in order */
+    GameStateEvent: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'gameState';
+      state: components['schemas']['GameState'];
+    };
+    /** @description a line of GET /api/board/game/{gameId}/stream */
+    GameStreamEvent:
+      | components['schemas']['GameFullEvent']
+      | components['schemas']['GameStateEvent']
+      | components['schemas']['StreamErrorEvent'];
+    /** @description a game as GameFull, with lichess's GameEventInfo fields for the stream's player */
+    PlayerGame: components['schemas']['GameFull'] & components['schemas']['GameEventInfo'];
+    /** @description a game of the player is ongoing (each first), starts, or resumes */
+    GameStartEvent: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'gameStart';
+      game: components['schemas']['PlayerGame'];
+    };
+    /** @description a game of the player ended */
+    GameFinishEvent: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'gameFinish';
+      game: components['schemas']['PlayerGame'];
+    };
+    /** @description a challenge to or from the player is pending */
+    ChallengeEvent: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'challenge';
+      challenge: components['schemas']['ChallengeJson'];
+    };
+    /** @description a pending challenge was canceled */
+    ChallengeCanceledEvent: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'challengeCanceled';
+      challenge: components['schemas']['ChallengeJson'];
+    };
+    /** @description a pending challenge was declined */
+    ChallengeDeclinedEvent: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'challengeDeclined';
+      challenge: components['schemas']['ChallengeJson'];
+    };
+    /** @description a line of GET /api/stream/event */
+    PlayerStreamEvent:
+      | components['schemas']['GameStartEvent']
+      | components['schemas']['GameFinishEvent']
+      | components['schemas']['ChallengeEvent']
+      | components['schemas']['ChallengeCanceledEvent']
+      | components['schemas']['ChallengeDeclinedEvent']
+      | components['schemas']['StreamErrorEvent'];
+    /** @description a line of lichess's game streams (GET /api/board/game/stream/{gameId}, GET /api/bot/game/stream/{gameId}) */
+    LichessGameStreamEvent:
+      | components['schemas']['LichessGameFull']
+      | components['schemas']['LichessGameState']
+      | components['schemas']['ChatLineEvent']
+      | components['schemas']['OpponentGone']
+      | components['schemas']['StreamErrorEvent'];
   };
   responses: never;
   parameters: never;
@@ -1263,8 +1571,8 @@ export interface operations {
         player?: string;
         /** @description which games; all by default */
         status?: 'ongoing' | 'ended' | 'all';
-        /** @description games per page, 1-100; 50 by default */
-        limit?: string;
+        /** @description games per page; 50 by default */
+        limit?: number;
         /** @description an earlier page's nextCursor */
         cursor?: string;
       };
@@ -1274,7 +1582,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -1283,7 +1591,7 @@ export interface operations {
           'application/json': components['schemas']['GamePage'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1292,7 +1600,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1301,8 +1609,26 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1325,7 +1651,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created */
       201: {
         headers: {
           [name: string]: unknown;
@@ -1334,7 +1660,7 @@ export interface operations {
           'application/json': components['schemas']['GameFull'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1343,7 +1669,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1352,7 +1678,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1361,8 +1687,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1385,7 +1747,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created */
       201: {
         headers: {
           [name: string]: unknown;
@@ -1394,7 +1756,7 @@ export interface operations {
           'application/json': components['schemas']['GameFull'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1403,7 +1765,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1412,7 +1774,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1421,8 +1783,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1445,7 +1843,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created */
       201: {
         headers: {
           [name: string]: unknown;
@@ -1454,7 +1852,7 @@ export interface operations {
           'application/json': components['schemas']['GameFull'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1463,7 +1861,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1472,7 +1870,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1481,8 +1879,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1503,7 +1937,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -1512,7 +1946,7 @@ export interface operations {
           'application/json': components['schemas']['GameFull'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1521,7 +1955,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1530,7 +1964,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1539,8 +1973,26 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1561,7 +2013,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -1570,7 +2022,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1579,7 +2031,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1588,7 +2040,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1597,7 +2049,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1606,8 +2058,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1630,7 +2118,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -1639,7 +2127,7 @@ export interface operations {
           'application/json': components['schemas']['GameState'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1648,7 +2136,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1657,7 +2145,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1666,7 +2154,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1675,8 +2163,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1700,7 +2224,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -1709,7 +2233,7 @@ export interface operations {
           'application/json': components['schemas']['LegalMovesResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1718,7 +2242,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1727,7 +2251,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1736,8 +2260,26 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1758,7 +2300,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -1767,7 +2309,7 @@ export interface operations {
           'application/json': components['schemas']['GameState'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1776,7 +2318,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1785,7 +2327,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1794,7 +2336,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1803,8 +2345,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1825,7 +2403,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -1834,7 +2412,7 @@ export interface operations {
           'application/json': components['schemas']['GameState'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1843,7 +2421,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1852,7 +2430,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1861,7 +2439,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1870,8 +2448,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1893,7 +2507,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -1902,7 +2516,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1911,7 +2525,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1920,7 +2534,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1929,7 +2543,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1938,8 +2552,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1961,7 +2611,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -1970,7 +2620,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1979,7 +2629,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1988,7 +2638,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -1997,7 +2647,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2006,8 +2656,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2028,7 +2714,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2037,7 +2723,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2046,7 +2732,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2055,7 +2741,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2064,7 +2750,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2073,8 +2759,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2104,7 +2826,7 @@ export interface operations {
           'text/plain': string;
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2113,7 +2835,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2122,7 +2844,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2131,8 +2853,26 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2162,7 +2902,7 @@ export interface operations {
           'application/x-chess-pgn': string;
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2171,7 +2911,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2180,7 +2920,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2189,8 +2929,26 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2211,49 +2969,67 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description NDJSON events */
+      /** @description the game, then its changes, one JSON line each */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': string;
+          'application/x-ndjson': components['schemas']['GameStreamEvent'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': components['schemas']['ApiError'];
+          'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': components['schemas']['ApiError'];
+          'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': components['schemas']['ApiError'];
+          'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': components['schemas']['ApiError'];
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
         };
       };
     };
@@ -2270,49 +3046,67 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description NDJSON events */
+      /** @description the player's games and challenges, one JSON line each */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': string;
+          'application/x-ndjson': components['schemas']['PlayerStreamEvent'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': components['schemas']['ApiError'];
+          'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': components['schemas']['ApiError'];
+          'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': components['schemas']['ApiError'];
+          'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': components['schemas']['ApiError'];
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
         };
       };
     };
@@ -2329,7 +3123,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2338,7 +3132,7 @@ export interface operations {
           'application/json': components['schemas']['TokenList'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2347,7 +3141,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2356,7 +3150,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2365,8 +3159,26 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2389,7 +3201,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created */
       201: {
         headers: {
           [name: string]: unknown;
@@ -2398,7 +3210,7 @@ export interface operations {
           'application/json': components['schemas']['IssuedToken'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2407,7 +3219,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2416,7 +3228,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2425,8 +3237,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2448,7 +3296,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2457,7 +3305,16 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2466,7 +3323,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2475,7 +3332,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2484,8 +3341,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2504,7 +3397,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2513,7 +3406,7 @@ export interface operations {
           'application/json': components['schemas']['Account'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2522,8 +3415,26 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2540,13 +3451,14 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': components['schemas']['ChallengeRequest'];
+        'application/x-www-form-urlencoded': components['schemas']['ChallengeRequest'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2555,7 +3467,7 @@ export interface operations {
           'application/json': components['schemas']['ChallengeJson'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2564,7 +3476,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2573,7 +3485,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2582,8 +3494,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2603,13 +3551,14 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': components['schemas']['ChallengeRequest'];
+        'application/x-www-form-urlencoded': components['schemas']['ChallengeRequest'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2618,7 +3567,7 @@ export interface operations {
           'application/json': components['schemas']['ChallengeJson'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2627,7 +3576,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2636,7 +3585,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2645,7 +3594,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2654,8 +3603,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2674,7 +3659,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description the player's pending challenges: received (in) and made (out) */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2683,7 +3668,7 @@ export interface operations {
           'application/json': components['schemas']['ChallengeList'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2692,7 +3677,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2701,8 +3686,26 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2724,7 +3727,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2733,7 +3736,7 @@ export interface operations {
           'application/json': components['schemas']['ChallengeJson'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2742,7 +3745,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2751,7 +3754,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2760,8 +3763,26 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2783,7 +3804,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2792,7 +3813,16 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2801,7 +3831,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2810,7 +3840,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2819,8 +3849,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2840,13 +3906,14 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': components['schemas']['DeclineRequest'];
+        'application/x-www-form-urlencoded': components['schemas']['DeclineRequest'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2855,7 +3922,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2864,7 +3931,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2873,7 +3940,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2882,7 +3949,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2891,8 +3958,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2914,7 +4017,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2923,7 +4026,16 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2932,7 +4044,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2941,7 +4053,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2950,8 +4062,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -2972,49 +4120,67 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description NDJSON: lichess's gameFull, then gameState lines; the response ends once the game is over */
+      /** @description lichess's gameFull, then gameState lines; the answer ends once the game is over */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': string;
+          'application/x-ndjson': components['schemas']['LichessGameStreamEvent'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': components['schemas']['ApiError'];
+          'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': components['schemas']['ApiError'];
+          'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': components['schemas']['ApiError'];
+          'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': components['schemas']['ApiError'];
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
         };
       };
     };
@@ -3030,7 +4196,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3039,7 +4205,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3048,7 +4214,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3057,7 +4223,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3066,7 +4232,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3075,8 +4241,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3097,7 +4299,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3106,7 +4308,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3115,7 +4317,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3124,7 +4326,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3133,7 +4335,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3142,8 +4344,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3164,7 +4402,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3173,7 +4411,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3182,7 +4420,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3191,7 +4429,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3200,7 +4438,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3209,8 +4447,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3231,7 +4505,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3240,7 +4514,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3249,7 +4523,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3258,7 +4532,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3267,7 +4541,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3276,8 +4550,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3298,49 +4608,67 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description NDJSON: lichess's gameFull, then gameState lines; the response ends once the game is over */
+      /** @description lichess's gameFull, then gameState lines; the answer ends once the game is over */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': string;
+          'application/x-ndjson': components['schemas']['LichessGameStreamEvent'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': components['schemas']['ApiError'];
+          'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': components['schemas']['ApiError'];
+          'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': components['schemas']['ApiError'];
+          'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': components['schemas']['ApiError'];
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
         };
       };
     };
@@ -3356,7 +4684,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3365,7 +4693,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3374,7 +4702,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3383,7 +4711,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3392,7 +4720,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3401,8 +4729,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3423,7 +4787,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3432,7 +4796,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3441,7 +4805,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3450,7 +4814,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3459,7 +4823,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3468,8 +4832,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3490,7 +4890,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3499,7 +4899,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3508,7 +4908,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3517,7 +4917,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3526,7 +4926,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3535,8 +4935,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3557,7 +4993,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3566,7 +5002,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3575,7 +5011,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3584,7 +5020,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3593,7 +5029,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3602,8 +5038,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3624,7 +5096,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3633,7 +5105,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3642,7 +5114,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3651,7 +5123,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3660,7 +5132,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3669,8 +5141,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3691,7 +5199,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3700,7 +5208,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3709,7 +5217,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3718,7 +5226,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3727,7 +5235,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3736,8 +5244,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3758,7 +5302,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3767,7 +5311,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3776,7 +5320,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3785,7 +5329,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3794,7 +5338,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3803,8 +5347,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3825,7 +5405,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3834,7 +5414,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3843,7 +5423,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3852,7 +5432,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3861,7 +5441,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3870,8 +5450,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3892,7 +5508,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description the players' room, the oldest line first */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3901,7 +5517,7 @@ export interface operations {
           'application/json': components['schemas']['PlayerGameChat'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3910,7 +5526,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3919,7 +5535,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3928,7 +5544,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3937,8 +5553,26 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3960,10 +5594,11 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['ChatRequest'];
+        'application/x-www-form-urlencoded': components['schemas']['ChatRequest'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3972,7 +5607,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3981,7 +5616,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3990,7 +5625,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3999,7 +5634,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4008,7 +5643,16 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
       415: {
         headers: {
           [name: string]: unknown;
@@ -4017,8 +5661,26 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4039,7 +5701,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description the players' room, the oldest line first */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4048,7 +5710,7 @@ export interface operations {
           'application/json': components['schemas']['PlayerGameChat'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4057,7 +5719,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4066,7 +5728,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4075,7 +5737,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4084,8 +5746,26 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4107,10 +5787,11 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['ChatRequest'];
+        'application/x-www-form-urlencoded': components['schemas']['ChatRequest'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4119,7 +5800,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4128,7 +5809,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4137,7 +5818,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4146,7 +5827,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4155,7 +5836,16 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
       415: {
         headers: {
           [name: string]: unknown;
@@ -4164,8 +5854,26 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4190,7 +5898,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4199,7 +5907,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4208,7 +5916,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4217,7 +5925,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4226,7 +5934,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4235,8 +5943,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4257,7 +6001,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4266,7 +6010,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4275,7 +6019,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4284,7 +6028,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4293,7 +6037,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4302,8 +6046,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4324,7 +6104,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4333,7 +6113,7 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4342,7 +6122,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4351,7 +6131,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4360,7 +6140,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4369,8 +6149,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4389,7 +6205,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4398,7 +6214,16 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4407,7 +6232,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4416,8 +6241,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4431,7 +6292,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description at most this many */
-        nb?: string;
+        nb?: number;
       };
       header?: never;
       path?: never;
@@ -4439,62 +6300,16 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description one lichess User per line */
+      /** @description one lichess user per line */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': string;
+          'application/x-ndjson': components['schemas']['BotOnlineUser'];
         };
       };
-      /** @description Default Response */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/x-ndjson': components['schemas']['ApiError'];
-        };
-      };
-      /** @description Default Response */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/x-ndjson': components['schemas']['ApiError'];
-        };
-      };
-    };
-  };
-  accountPlaying: {
-    parameters: {
-      query?: {
-        /** @description how many games, 1-50 (9 by default) */
-        nb?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            nowPlaying: {
-              [key: string]: unknown;
-            }[];
-            nbMyTurn: number;
-          };
-        };
-      };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4503,7 +6318,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4512,7 +6327,75 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+    };
+  };
+  accountPlaying: {
+    parameters: {
+      query?: {
+        /** @description how many games, 1-50 (9 by default) */
+        nb?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NowPlaying'];
+        };
+      };
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description a token is needed, or the one given is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4521,8 +6404,26 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4539,9 +6440,10 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': components['schemas']['SeekRequest'];
+        'application/x-www-form-urlencoded': components['schemas']['SeekRequest'];
       };
     };
     responses: {
@@ -4555,7 +6457,7 @@ export interface operations {
           'application/x-ndjson': string;
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4564,7 +6466,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4573,7 +6475,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4582,8 +6484,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4605,7 +6543,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4614,7 +6552,16 @@ export interface operations {
           'application/json': components['schemas']['OkResponse'];
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4623,7 +6570,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4632,7 +6579,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description no such game, player, challenge or seek */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4641,8 +6588,44 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4660,9 +6643,23 @@ export interface operations {
       cookie?: never;
     };
     /** @description level 1-8 (required), and the time control, colour and position of a challenge */
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': {
+          level?: number | string;
+          'clock.limit'?: number | string;
+          'clock.increment'?: number | string;
+          clock?: {
+            [key: string]: unknown;
+          };
+          days?: number | string;
+          /** @description the person's colour: random (default), white or black */
+          color?: string;
+          fen?: string;
+          variant?: string;
+          rated?: boolean | string;
+        };
+        'application/x-www-form-urlencoded': {
           level?: number | string;
           'clock.limit'?: number | string;
           'clock.increment'?: number | string;
@@ -4708,7 +6705,7 @@ export interface operations {
           };
         };
       };
-      /** @description Default Response */
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4717,7 +6714,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description a token is needed, or the one given is unknown or revoked */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4726,7 +6723,7 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4735,7 +6732,25 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
       429: {
         headers: {
           [name: string]: unknown;
@@ -4744,7 +6759,16 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
-      /** @description Default Response */
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
       503: {
         headers: {
           [name: string]: unknown;
