@@ -20,6 +20,7 @@ import {
   CHANGE_LOG_RETENTION_MS,
   listGamesSql,
   ongoingGamesSql,
+  playerShape,
   loggedVersionError,
   NO_INDEX,
   type ClockedGame,
@@ -178,7 +179,7 @@ export class PostgresGameStore
     });
     return this.run(async () => {
       const result = await this.pool.query<GameRow & { seq: string }>({
-        name: `chess-list-${query.player === undefined ? 'all' : 'player'}-${query.status}`,
+        name: `chess-list-${playerShape(query.player)}-${query.status}`,
         text: `SELECT page.*, ${LINE_SQL('page')} FROM (${page}) AS page ORDER BY seq DESC`,
         values: names.map(name => given[name]),
       });
@@ -188,10 +189,10 @@ export class PostgresGameStore
 
   ongoingGames(player: string, after: string | undefined, limit: number): Promise<GameRecord[]> {
     const params = ['player', 'after', 'limit'] as const; // numbered in this order
-    const page = ongoingGamesSql(name => `$${params.indexOf(name) + 1}`);
+    const page = ongoingGamesSql(player, name => `$${params.indexOf(name) + 1}`);
     return this.run(async () => {
       const result = await this.pool.query<GameRow>({
-        name: 'chess-ongoing-games',
+        name: `chess-ongoing-games-${playerShape(player)}`,
         text: `SELECT page.*, ${LINE_SQL('page')} FROM (${page}) AS page ORDER BY id`,
         values: [player, after ?? '', limit],
       });

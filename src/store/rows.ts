@@ -52,7 +52,7 @@ export interface LineDelta {
 }
 
 /** Row `i` of a record's line (see lineRowsOf), read in place. */
-function rowAt(record: GameRecord, i: number): MoveRow {
+export function rowAt(record: GameRecord, i: number): MoveRow {
   const played = record.moves.length;
   if (i < played) return { uci: record.moves[i]!, clock: record.moveClocks[i] ?? null };
   return { uci: record.redo[record.redo.length - 1 - (i - played)]!, clock: null };
@@ -81,9 +81,19 @@ export function lineDelta(previous: GameRecord | undefined, next: GameRecord): L
   return { keep, rows, length };
 }
 
+/**
+ * The last rows of a line as a games row of the embedded store keeps them (sqliteStatements.ts): the line's rows
+ * from `tailFrom` on, each as its UCI and clock, are in the row's data instead of game_moves (`tail`, absent when
+ * none), so that a move writes the games row alone until the tail is full.
+ */
+export interface StoredTail {
+  tailFrom?: number; // the rows of game_moves before it are the line's; absent: all of them (rows written before)
+  tail?: ReadonlyArray<readonly [string, number | null]>;
+}
+
 /** Stored data as older versions of the service wrote it too (fields added since take their first value). */
 export type StoredGameData = Omit<GameData, 'takebackOffer' | 'clock'> &
-  Partial<Pick<GameData, 'takebackOffer'>> & { clock?: StoredClock | null };
+  Partial<Pick<GameData, 'takebackOffer'>> & { clock?: StoredClock | null } & StoredTail;
 
 /** A clock as older versions stored it too: without `timedFrom`. */
 export type StoredClock = Omit<Clock, 'timedFrom'> & Partial<Pick<Clock, 'timedFrom'>>;
@@ -96,15 +106,17 @@ export type StoredClock = Omit<Clock, 'timedFrom'> & Partial<Pick<Clock, 'timedF
  */
 const clockOf = (stored: StoredClock, played: number): Clock => ({ ...stored, timedFrom: stored.timedFrom ?? played });
 
-/** The record of a stored games row and its moves rows (in ply order). */
+/** The record of a stored games row and its moves rows (in ply order), with the row's tail if it keeps one. */
 export function recordOf(
   id: string,
   version: number,
   createdAt: string,
   data: StoredGameData,
-  rows: readonly MoveRow[],
+  stored: readonly MoveRow[],
 ): GameRecord {
-  const { cursor, ...fields } = data;
+  const { cursor, tailFrom, tail, ...fields } = data;
+  const inTable = tailFrom === undefined || tailFrom >= stored.length ? stored : stored.slice(0, tailFrom);
+  const rows = tail?.length ? [...inTable, ...tail.map(([uci, clock]) => ({ uci, clock }))] : inTable;
   const played = rows.slice(0, cursor);
   const clock = fields.clock ? clockOf(fields.clock, cursor) : null;
   return {

@@ -60,9 +60,9 @@ import {
   prepareTokenStatements,
   recordOfRow,
   reindexGames,
+  storedDataOf,
   writeLine,
 } from './sqliteStatements.ts';
-import { dataOf } from './rows.ts';
 import { byAge, challengeColumns, challengeOf, type ChallengeStore, type InsertedChallenge } from './challenges.ts';
 import {
   params,
@@ -208,7 +208,7 @@ export class SqliteGameStore
   }
 
   create(record: GameRecord, { deadline, ended }: GameIndex = NO_INDEX): Promise<boolean> {
-    const data = JSON.stringify(dataOf(record));
+    const data = storedDataOf(record);
     const { id, version, createdAt, white, black } = record;
     return this.enqueue(() => {
       const now = new Date().toISOString();
@@ -246,7 +246,7 @@ export class SqliteGameStore
   ): Promise<boolean> {
     const refused = loggedVersionError(record, expectedVersion, event);
     if (refused) return Promise.reject(refused);
-    const data = JSON.stringify(dataOf(record));
+    const data = storedDataOf(record);
     const logged = event && { gameId: record.id, version: record.version, json: eventJsonOf(event) };
     const { deadline, ended } = index;
     const now = new Date().toISOString();
@@ -351,7 +351,10 @@ export class SqliteGameStore
 
   ongoingGames(player: string, after: string | undefined, limit: number): Promise<GameRecord[]> {
     return this.read(() =>
-      this.games.ongoing.all({ player, after: after ?? '', limit }).map(row => recordOfRow(this.games, row)),
+      this.games
+        .ongoing(player)
+        .all({ player, after: after ?? '', limit })
+        .map(row => recordOfRow(this.games, row)),
     );
   }
 

@@ -10,8 +10,16 @@
 import type Database from 'better-sqlite3';
 import { restoreGame } from '../domain/game.ts';
 import { indexOfGame } from '../domain/transitions.ts';
-import { lineDelta, recordOf, type MoveRow, type StoredGameData } from './rows.ts';
-import { listGamesSql, ongoingGamesSql, type ClockedGame, type ListQuery } from './store.ts';
+import {
+  lineDelta,
+  recordOf,
+  rowAt,
+  type GameData,
+  type MoveRow,
+  type StoredGameData,
+  type StoredTail,
+} from './rows.ts';
+import { listGamesSql, ongoingGamesSql, playerShape, type ClockedGame, type ListQuery } from './store.ts';
 import type { GameRecord } from '../domain/game.ts';
 import { BOT_SQL, TOKEN_COLUMNS, type TokenRow } from './tokens.ts';
 
@@ -27,6 +35,7 @@ type Update = [number, string, string, number | null, number, number, string, nu
 
 export function prepareGameStatements(db: Database.Database) {
   const lists = new Map<string, Database.Statement<[Record<string, unknown>], GameRow & { seq: number }>>();
+  const ongoing = new Map<string, Database.Statement<[{ player: string; after: string; limit: number }], GameRow>>();
   return {
     insert: db.prepare<Insert>(
       `INSERT OR IGNORE INTO games (id, version, created_at, updated_at, data, deadline, white_id, black_id, ended, seq)
@@ -37,9 +46,6 @@ export function prepareGameStatements(db: Database.Database) {
       'UPDATE games SET version = ?, updated_at = ?, data = ?, deadline = ?, ended = ?, seq = ? WHERE id = ? AND version = ?',
     ),
     clocked: db.prepare<[], ClockedGame>('SELECT id, deadline FROM games WHERE deadline IS NOT NULL'),
-    ongoing: db.prepare<[{ player: string; after: string; limit: number }], GameRow>(
-      `${ongoingGamesSql(name => `@${name}`)} ORDER BY g.id`,
-    ),
     moves: db.prepare<[string], MoveRow>('SELECT uci, clock FROM game_moves WHERE game_id = ? ORDER BY ply'),
     putMove: db.prepare<[string, number, string, number | null]>(
       `INSERT INTO game_moves (game_id, ply, uci, clock) VALUES (?, ?, ?, ?)
@@ -56,11 +62,21 @@ export function prepareGameStatements(db: Database.Database) {
     ),
     /** The statement of a page of games of the query's shape (player or not, status), prepared on first use. */
     list(query: ListQuery) {
-      const key = `${query.player === undefined ? '' : 'player'} ${query.status}`;
+      const key = `${playerShape(query.player)} ${query.status}`;
       let statement = lists.get(key);
       if (!statement) {
         statement = db.prepare(listGamesSql(query, name => `@${name}`));
         lists.set(key, statement);
+      }
+      return statement;
+    },
+    /** The statement of a page of a player's ongoing games, prepared on first use for the player's shape. */
+    ongoing(player: string) {
+      const key = playerShape(player);
+      let statement = ongoing.get(key);
+      if (!statement) {
+        statement = db.prepare(`${ongoingGamesSql(player, name => `@${name}`)} ORDER BY g.id`);
+        ongoing.set(key, statement);
       }
       return statement;
     },
@@ -69,17 +85,67 @@ export function prepareGameStatements(db: Database.Database) {
 
 export type GameStatements = ReturnType<typeof prepareGameStatements>;
 
-/** The record of a games row, with its moves rows. */
+/**
+ * How many of a line's last rows a games row keeps in its `tail` (at most one less), instead of a game_moves row
+ * each: rows [0, tailFrom) are in game_moves, tailFrom = TAIL_ROWS * floor(length / TAIL_ROWS), and the rest in the
+ * tail. A move then writes the games row alone, and every TAIL_ROWS moves the rows of the tail to game_moves
+ * together (one page, mostly), where a row per move wrote a page of game_moves per move. tailFrom is a function of
+ * the line's length alone, so that a write knows it for the line it replaces; a stored tailFrom tells a read
+ * which rows to take (rows of game_moves at or beyond it, written before tails were kept, are not the line's).
+ * Changing TAIL_ROWS changes which rows a write expects in game_moves: it needs a migration that moves them.
+ */
+const TAIL_ROWS = 16;
+const tailFromOf = (length: number): number => length - (length % TAIL_ROWS);
+
+/**
+ * The data of a games row: the record's small fields, where its line's tail starts, and the tail. Written out
+ * field by field (a GameData must name them all), as a move makes one: no copy of the record to leave fields out.
+ */
+export function storedDataOf(record: GameRecord): string {
+  const length = record.moves.length + record.redo.length;
+  const tailFrom = tailFromOf(length);
+  let tail: Array<[string, number | null]> | undefined;
+  if (tailFrom < length) {
+    tail = [];
+    for (let i = tailFrom; i < length; i++) {
+      const { uci, clock } = rowAt(record, i);
+      tail.push([uci, clock]);
+    }
+  }
+  const { white, black, startFen, pendingPromotion, drawOffer, takebackOffer, result, clock } = record;
+  const data: GameData & StoredTail = {
+    white,
+    black,
+    startFen,
+    pendingPromotion,
+    drawOffer,
+    takebackOffer,
+    result,
+    clock,
+    cursor: record.moves.length,
+    tailFrom,
+    tail, // left out when undefined
+  };
+  return JSON.stringify(data);
+}
+
+/** The record of a games row, with its moves rows and its tail. */
 export const recordOfRow = (games: GameStatements, row: GameRow): GameRecord =>
   recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as StoredGameData, games.moves.all(row.id));
 
-/** Writes the moves rows of `next` that differ from those of `previous` (all of them without a previous record). */
+/**
+ * Writes the game_moves rows of `next` (those before its tail) that differ from those of `previous`, whose rows
+ * before its own tail are stored (all of them without a previous record), and deletes those beyond.
+ */
 export function writeLine(games: GameStatements, next: GameRecord, previous?: GameRecord): void {
-  const { keep, rows, length } = lineDelta(previous, next);
-  rows.forEach((row, i) => games.putMove.run(next.id, keep + i, row.uci, row.clock));
-  if (previous === undefined || previous.moves.length + previous.redo.length > length) {
-    games.cutMoves.run(next.id, length);
+  const { keep, length } = lineDelta(previous, next);
+  const stored = previous ? tailFromOf(previous.moves.length + previous.redo.length) : 0;
+  const upTo = tailFromOf(length);
+  for (let i = Math.min(keep, stored); i < upTo; i++) {
+    const { uci, clock } = rowAt(next, i);
+    games.putMove.run(next.id, i, uci, clock);
   }
+  if (previous === undefined || stored > upTo) games.cutMoves.run(next.id, upTo);
 }
 
 /**

@@ -275,6 +275,42 @@ export function runGameStoreContract(
       );
     });
 
+    test("an unnamed player's lists (its own seat is left out of the seat indexes) hold its games in either seat", async (t: TestContext) => {
+      const store = await open(t);
+      const named = { id: `p-${makeRecord().id}`, displayName: 'P' };
+      const p1 = { id: 'p1', displayName: 'Player 1' };
+      const p2 = { id: 'p2', displayName: 'Player 2' };
+      const records = [
+        makeRecord({ black: named }), // p1 in its own seat
+        makeRecord({ white: named, black: p1 }), // p1 in the other seat
+        makeRecord({ white: p2, black: p1 }), // both in the other's seat
+        makeRecord(), // p1 against p2, over
+        makeRecord({ white: named }), // p2 in its own seat
+      ];
+      for (const [i, record] of records.entries()) {
+        t.assert.equal(await store.create(record, { deadline: null, ended: i === 3 }), true);
+      }
+      const [a, b, c, d, e] = records.map(record => record.id);
+      const ours = new Set(records.map(record => record.id));
+      // Other tests' games between unnamed players may share the store: only this test's are looked at.
+      const ids = async (player: string, status: 'ongoing' | 'ended' | 'all') =>
+        (await store.listGames({ player, status, limit: 100 }))
+          .map(listed => listed.record.id)
+          .filter(id => ours.has(id));
+      t.assert.deepEqual(await ids('p1', 'all'), [d, c, b, a]);
+      t.assert.deepEqual(await ids('p1', 'ongoing'), [c, b, a]);
+      t.assert.deepEqual(await ids('p1', 'ended'), [d]);
+      t.assert.deepEqual(await ids('p2', 'all'), [e, d, c]);
+      t.assert.deepEqual(await ids(named.id, 'all'), [e, b, a], "and a named player's list is as before");
+      const ongoing = async (player: string) =>
+        (await store.ongoingGames(player, undefined, 100)).map(record => record.id).filter(id => ours.has(id));
+      t.assert.deepEqual(await ongoing('p1'), [a, b, c]);
+      t.assert.deepEqual(await ongoing('p2'), [c, e]);
+      t.assert.equal(await store.update({ ...records[0]!, version: 2, moves: ['e2e4'] }, 1), true);
+      t.assert.deepEqual(await ids('p1', 'all'), [a, d, c, b], 'a write moves a game up');
+      t.assert.deepEqual(await ids(named.id, 'all'), [a, e, b]);
+    });
+
     test('secret: 64 hex digits, the same at every call', async (t: TestContext) => {
       const store = await open(t);
       const secret = await store.secret();

@@ -239,33 +239,79 @@ test('SQLite file: a second close waits for the first; then the WAL is gone', as
   t.assert.equal(existsSync(`${path}-wal`), false);
 });
 
-test('a game is stored as its small fields and a row per move: a change writes only the rows that changed', async (t: TestContext) => {
+/** Moves that are only strings to the store: ply i of a line is `a${i}b${i}`, for plies from to to (excluded). */
+const plies = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `a${from + i}b${from + i}`);
+
+test('a game is stored as its small fields, a row per move before its tail, and its last moves in its games row: a change writes only what changed', async (t: TestContext) => {
   const store = SqliteGameStore.open(':memory:');
   t.after(() => store.close());
-  const record = makeRecord({ moves: ['e2e4', 'e7e5'], redo: ['b8c6', 'g1f3'] });
+  // 19 rows: 17 played, 2 to redo. Rows 0-15 go to game_moves, the last 3 (fewer than 16) stay in the games row.
+  const record = makeRecord({ moves: plies(0, 17), redo: ['r18', 'r17'] });
   await store.create(record);
-  // Watch the statements that write moves rows.
   const db = (store as unknown as { db: Database.Database }).db;
-  const rows = () => db.prepare('SELECT ply, uci, clock FROM game_moves WHERE game_id = ? ORDER BY ply').all(record.id);
-  t.assert.deepEqual(rows(), [
-    { ply: 0, uci: 'e2e4', clock: null },
-    { ply: 1, uci: 'e7e5', clock: null },
-    { ply: 2, uci: 'g1f3', clock: null },
-    { ply: 3, uci: 'b8c6', clock: null },
-  ]);
-  const before = db.prepare('SELECT total_changes() AS n').get() as { n: number };
-  // An undo: one row changes (none here: the undone move has no clock), the games row too.
-  const undone = { ...record, version: 2, moves: ['e2e4'], redo: ['b8c6', 'g1f3', 'e7e5'] };
-  t.assert.equal(await store.update(undone, 1, undefined, undefined, record), true);
-  const after = db.prepare('SELECT total_changes() AS n').get() as { n: number };
-  t.assert.equal(after.n - before.n, 1, 'only the games row was written');
+  const rows = () =>
+    db.prepare('SELECT ply, uci FROM game_moves WHERE game_id = ? ORDER BY ply').all(record.id) as Array<{
+      ply: number;
+      uci: string;
+    }>;
+  const written = (write: () => Promise<boolean>) => async () => {
+    const before = (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    t.assert.equal(await write(), true);
+    return (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n - before;
+  };
+  t.assert.deepEqual(
+    rows().map(row => row.uci),
+    plies(0, 16),
+  );
+  t.assert.deepEqual(await store.get(record.id), record);
+  // An undo: the line's rows are the same (no clock here), so only the games row is written.
+  const undone = { ...record, version: 2, moves: plies(0, 16), redo: ['r18', 'r17', 'a16b16'] };
+  t.assert.equal(await written(() => store.update(undone, 1, undefined, undefined, record))(), 1);
   t.assert.deepEqual(await store.get(record.id), undone);
-  // A move after the undo replaces the line from there on: one row written, two cut.
-  const moved = { ...undone, version: 3, moves: ['e2e4', 'd7d5'], redo: [] };
-  t.assert.equal(await store.update(moved, 2, undefined, undefined, undone), true);
-  t.assert.deepEqual(rows(), [
-    { ply: 0, uci: 'e2e4', clock: null },
-    { ply: 1, uci: 'd7d5', clock: null },
-  ]);
+  // A move after the undo replaces the tail: the games row alone.
+  const moved = { ...undone, version: 3, moves: [...plies(0, 16), 'd2d4'], redo: [] };
+  t.assert.equal(await written(() => store.update(moved, 2, undefined, undefined, undone))(), 1);
   t.assert.deepEqual(await store.get(record.id), moved);
+  t.assert.equal(rows().length, 16);
+  // Moves up to a full tail: the games row alone each, then the move that fills it writes the tail's 16 rows.
+  let previous = moved;
+  for (let length = 18; length <= 32; length++) {
+    const next = { ...previous, version: previous.version + 1, moves: [...previous.moves, `a${length}b${length}`] };
+    const changes = await written(() => store.update(next, previous.version, undefined, undefined, previous))();
+    t.assert.equal(changes, length === 32 ? 17 : 1, `the move to ${length} plies`);
+    previous = next;
+  }
+  t.assert.deepEqual(
+    rows().map(row => row.uci),
+    previous.moves,
+  );
+  t.assert.deepEqual(await store.get(record.id), previous);
+  // A takeback to 10 plies: the rows of game_moves are deleted, the 10 moves are the games row's tail.
+  const takenBack = { ...previous, version: previous.version + 1, moves: previous.moves.slice(0, 10) };
+  t.assert.equal(await written(() => store.update(takenBack, previous.version, undefined, undefined, previous))(), 33);
+  t.assert.deepEqual(rows(), []);
+  t.assert.deepEqual(await store.get(record.id), takenBack);
+});
+
+test('a game stored before tails were kept (every move a row of game_moves) is read and changed as any other', async (t: TestContext) => {
+  const store = SqliteGameStore.open(':memory:');
+  t.after(() => store.close());
+  const record = makeRecord({ moves: plies(0, 20), redo: [] });
+  await store.create(record);
+  // As the service wrote it before: all 20 rows in game_moves, no tail in the games row.
+  const db = (store as unknown as { db: Database.Database }).db;
+  const put = db.prepare('INSERT OR REPLACE INTO game_moves (game_id, ply, uci, clock) VALUES (?, ?, ?, NULL)');
+  record.moves.forEach((uci, ply) => put.run(record.id, ply, uci));
+  db.prepare("UPDATE games SET data = json_remove(data, '$.tailFrom', '$.tail') WHERE id = ?").run(record.id);
+  t.assert.deepEqual(await store.get(record.id), record);
+  let previous = (await store.get(record.id))!;
+  for (let length = 21; length <= 33; length++) {
+    const next = { ...previous, version: previous.version + 1, moves: [...previous.moves, `a${length}b${length}`] };
+    t.assert.equal(await store.update(next, previous.version, undefined, undefined, previous), true);
+    t.assert.deepEqual(await store.get(record.id), next, `after the move to ${length} plies`);
+    previous = next;
+  }
+  const undone = { ...previous, version: previous.version + 1, moves: previous.moves.slice(0, 18) };
+  t.assert.equal(await store.update(undone, previous.version, undefined, undefined, previous), true);
+  t.assert.deepEqual(await store.get(record.id), undone);
 });
