@@ -1,9 +1,9 @@
 /**
  * The project's test suites, in one place:
  *
- * - `unit`: the pure domain, the service, HTTP through `app.inject`, the stores, the bus, and the engine pool
- *   against a fake UCI engine (small processes of its own, no server, no browser); the loop to run while working
- *   (well under a minute).
+ * - `unit`: the pure domain, the service, HTTP through `app.inject`, the stores, the bus, the engine pool
+ *   against a fake UCI engine (small processes of its own, no server, no browser), and the typed client's
+ *   generated files, types and the document's lint; the loop to run while working (well under a minute).
  * - `system`: real server processes and sockets (streams, shutdown, crash, restart), the cluster, the guards
  *   (fuzzing, limits, memory), the browser, the differential tests against reference programs, the request
  *   benchmark's A/B mode (two commits built and compared; no figure is timed against a limit), and the real
@@ -36,6 +36,7 @@ const SUITES = {
     'test/bus',
     'test/web',
     'test/engine',
+    'test/client',
   ],
   system: [
     'test/stream',
