@@ -6454,7 +6454,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['SeekCreated'];
-          'application/x-ndjson': string;
+          'application/x-ndjson': components['schemas']['StreamErrorEvent'];
         };
       };
       /** @description the request is invalid: a parameter, the body or the action (its code says which) */

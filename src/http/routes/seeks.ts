@@ -10,6 +10,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { SeekCreated, SeekRequest } from '../../contract/seeks.ts';
 import { OkResponse, ref } from '../../contract/shapes.ts';
+import { StreamErrorEvent } from '../../contract/events.ts';
 import { isRealTime } from '../../domain/seek.ts';
 import type { SeekService } from '../../service/seeks.ts';
 import { errorResponses, operation } from '../schemas.ts';
@@ -50,7 +51,8 @@ export const seekRoutes: FastifyPluginAsync<SeekRoutesOptions> = async (fastify,
             description: 'the seek: {id} for a correspondence seek; NDJSON for a real-time one',
             content: {
               'application/json': { schema: ref(SeekCreated) },
-              'application/x-ndjson': { schema: Type.String({ description: 'empty lines until paired' }) },
+              // Empty lines (heartbeats) until paired; a line only for an error that ends the search (shutdown).
+              'application/x-ndjson': { schema: ref(StreamErrorEvent) },
             },
           },
           ...errorResponses(400, 401, 403, 429),
@@ -66,7 +68,8 @@ export const seekRoutes: FastifyPluginAsync<SeekRoutesOptions> = async (fastify,
       if (!isRealTime(seek)) return reply.type('application/json').send({ id: seek.id });
       const gone = new AbortController();
       const paired = seeks.paired(seek, gone.signal);
-      if (seek.status !== 'open') return reply.type('application/x-ndjson').send('');
+      // Paired at once: an answer of no line (the typed reply knows lines only, hence the cast).
+      if (seek.status !== 'open') return reply.type('application/x-ndjson').send('' as never);
       let res;
       try {
         res = startStream(request, reply, client);
