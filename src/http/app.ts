@@ -48,7 +48,7 @@ import type { PlayerTokens } from '../service/tokens.ts';
 import { redactQuery } from './redact.ts';
 import { allowedMethods } from './methods.ts';
 import { listingCursors } from './cursors.ts';
-import { completeErrorResponses, describeBody, readIntegerQueries } from './schemas.ts';
+import { completeErrorResponses, describeBody, plainStreamAnswers, readIntegerQueries } from './schemas.ts';
 import { StreamHub, streamErrorLine } from './stream.ts';
 import { SHARED_SCHEMAS, WELL_FORMED, ref, ApiError } from '../contract/shapes.ts';
 
@@ -270,8 +270,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Every documented route's errors include those of its kind (500 and 503, 401 and 429 on /api/, ...).
   const optionalBodies = new Set<string>();
   app.addHook('onRoute', function (route) {
-    completeErrorResponses(route);
     readIntegerQueries(route);
+    plainStreamAnswers(route);
     describeBody(route, this.hasContentTypeParser('application/x-www-form-urlencoded'), optionalBodies);
   });
 
@@ -318,6 +318,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}`,
     },
+    // Each route's errors are completed with those of its kind in the document only: the error mapper's bodies need
+    // no serializer of their own, and one per route and status made the service start seconds later.
+    transform: ({ schema, url, route }) => ({
+      schema: completeErrorResponses({ method: route.method, url, schema }),
+      url,
+    }),
     // What the routes' schemas cannot say to the generator: which bodies are optional (`describeBodies`).
     transformObject: document => {
       if (!('openapiObject' in document)) return document.swaggerObject;

@@ -48,6 +48,18 @@ export const ndjsonAnswer = (lines: TSchema, description: string) => ({
   content: { 'application/x-ndjson': { schema: lines } },
 });
 
+/**
+ * A stream's lines are written by the hub, never by the reply's serializer, and its errors are small: its route
+ * serializes with `JSON.stringify` rather than compiling a serializer for each of its answers (the unions of its
+ * lines among them), which cost the service's start.
+ */
+export function plainStreamAnswers(route: { schema?: unknown; serializerCompiler?: unknown }): void {
+  const answer = (route.schema as { response?: Record<string, { content?: Record<string, unknown> }> } | undefined)
+    ?.response?.[200];
+  if (answer?.content?.['application/x-ndjson'] === undefined) return;
+  route.serializerCompiler = () => (data: unknown) => JSON.stringify(data);
+}
+
 /** What each error status of the API means, as the OpenAPI document says it (the body is an ApiError). */
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'the request is invalid: a parameter, the body or the action (its code says which)',
@@ -76,29 +88,35 @@ export const errorResponses = (...statuses: number[]) =>
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Completes a documented route's error answers with those every route of its kind can give whatever it does
- * (DECISIONS §19): 500 and 503 everywhere (the store failing); on `/api/`, 401 (a token unknown or revoked, once
- * authentication is on) and 429 (the rate limit); a method with a body, 400 (a body that is not JSON), 413 and 415; a change on `/api/board/`, 403
- * (a bot plays through `/api/bot/`). Called for each route as it is registered (`onRoute`), before the document
- * reads it.
+ * A documented route's schema, for the document, with the error answers every route of its kind can give whatever it
+ * does (DECISIONS §19): 500 and 503 everywhere (the store failing); on `/api/`, 401 (a token unknown or revoked, once
+ * authentication is on) and 429 (the rate limit); a method with a body, 400 (a body that is not JSON), 413 and 415;
+ * a change on `/api/board/`, 403 (a bot plays through `/api/bot/`); and a description for each success. The route's
+ * own schema is not changed: the service serializes what the route declares.
  */
-export function completeErrorResponses(route: { method: string | string[]; url: string; schema?: unknown }): void {
-  const schema = route.schema as { hide?: boolean; response?: Record<string, unknown> } | undefined;
-  if (!schema?.response || schema.hide) return;
+export function completeErrorResponses<S extends object>(route: {
+  method: string | string[];
+  url: string;
+  schema: S;
+}): S {
+  const schema = route.schema as { hide?: boolean; response?: Record<string, unknown> };
+  if (!schema.response || schema.hide) return route.schema;
+  const response: Record<string, unknown> = { ...schema.response };
   const methods = [route.method].flat();
   const statuses = [500, 503];
   if (route.url.startsWith('/api/')) statuses.push(401, 429);
   if (methods.some(method => BODY_METHODS.has(method))) statuses.push(400, 413, 415);
   const reads = methods.every(method => method === 'GET' || method === 'HEAD');
   if (route.url.startsWith('/api/board/') && !reads) statuses.push(403);
-  for (const status of statuses) schema.response[status] ??= errorResponse(status);
+  for (const status of statuses) response[status] ??= errorResponse(status);
   // A success without words of its own says what its status says, rather than the generator's "Default Response".
-  for (const [status, answer] of Object.entries(schema.response)) {
+  for (const [status, answer] of Object.entries(response)) {
     const described = typeof (answer as { description?: unknown }).description === 'string';
     if (!described && SUCCESS_DESCRIPTIONS[status]) {
-      schema.response[status] = { ...(answer as object), description: SUCCESS_DESCRIPTIONS[status] };
+      response[status] = { ...(answer as object), description: SUCCESS_DESCRIPTIONS[status] };
     }
   }
+  return { ...route.schema, response };
 }
 
 const SUCCESS_DESCRIPTIONS: Record<string, string> = { 200: 'OK', 201: 'Created' };
