@@ -15,16 +15,23 @@ import { skipReason } from './external.ts';
 
 export const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
+/**
+ * Whether PostgreSQL answers. A refused connection is an answer at once (none runs here); a slow one, or one refused
+ * for too many clients, is tried again: on a loaded machine a running server may take seconds to let a client in.
+ */
 async function reachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
+  for (let attempt = 1; ; attempt++) {
+    const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 10_000 });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return true;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ECONNREFUSED' || attempt === 3) return false;
+      await new Promise(resolve => setTimeout(resolve, 1_000));
+    } finally {
+      await client.end().catch(() => undefined);
+    }
   }
 }
 
