@@ -46,6 +46,10 @@ const EXTRA_INPUTS = [
   join(ROOT, 'package-lock.json'),
   join(ROOT, 'node_modules', '@lichess-org', 'chessground', 'package.json'),
   join(ROOT, 'node_modules', 'chessops', 'package.json'),
+  join(ROOT, 'node_modules', 'openapi-fetch', 'package.json'),
+  // The service's typed client, which the page calls the service through.
+  join(ROOT, 'client', 'src', 'index.ts'),
+  join(ROOT, 'client', 'src', 'streams.ts'),
 ];
 
 /**

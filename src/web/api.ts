@@ -1,8 +1,9 @@
 /**
  * The page's client of the service's public REST API (`/api/board/game`, `/api/account` for who the token acts
  * as, `/api/challenge` and `/api/board/seek` for finding an opponent, `/api/challenge/ai` for playing the computer,
- * a game's `chat`), and the addresses of its streams. Every request carries the API token when one is set; every
- * failure becomes an `ApiError` with the service's own code and message.
+ * a game's `chat`) and its NDJSON streams, all through the service's typed client (`chess-game-service-client`,
+ * generated from the OpenAPI document, DECISIONS §19). Every request carries the API token as it is at that moment
+ * and skips the HTTP cache; every failure becomes an `ApiError` with the service's own code and message.
  *
  * ```ts
  * const game = await api.create({ white: { id: 'w', displayName: 'Ann' }, clock: { initial: 300000, increment: 0 } });
@@ -11,23 +12,22 @@
  */
 
 // The API's shapes and vocabularies, declared once for the service and the page (types only: the bundle holds
-// none of the schema library).
-import type {
-  Account,
-  ApiErrorBody,
-  ClockRequest,
-  GameFull,
-  GamePage,
-  GameState,
-  LegalMove,
-  PlayerInfo,
-} from '../contract/shapes.ts';
+// none of the schema library). What the service answers is typed by the client, from the OpenAPI document.
+import type { ApiErrorBody, ClockRequest, PlayerInfo } from '../contract/shapes.ts';
 import type { DrawAction, TakebackAction } from '../contract/vocabulary.ts';
-import type { ChallengeJson, ChallengeList } from '../contract/challenges.ts';
-import type { PlayerGameChat } from '../contract/chat.ts';
 import type { DeclineReason } from '../domain/challenge.ts';
-import type { AiGame } from '../contract/ai.ts';
 import type { ChallengeBody, ComputerBody, SeekBody } from './challengesState.ts';
+import {
+  ChessApiError,
+  createChessClient,
+  type ApiAnswer,
+  type ChessClient,
+  type ChessStream,
+  type DataOf,
+  type StreamEvent,
+  type StreamInitArgument,
+  type StreamPath,
+} from 'chess-game-service-client';
 
 export type {
   Account,
@@ -83,53 +83,83 @@ export function setToken(token: string): void {
   memoryToken = token;
 }
 
-/** Request headers with `Authorization: Bearer` when a token is set. */
-export function authHeaders(extra: Record<string, string> = {}): Headers {
-  const headers = new Headers(extra);
+/** The service's address: the page's own origin (evaluated when first needed, so unit tests may import this file). */
+const origin = (): string => globalThis.location.origin;
+
+/**
+ * The page's fetch: every request carries the token as it is now (it can change while the page runs) and skips the
+ * HTTP cache, whose copy of a game would be stale.
+ */
+function pageFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const request = new Request(input, init);
+  const headers = new Headers(request.headers);
   const token = getToken();
   if (token) headers.set('authorization', `Bearer ${token}`);
-  return headers;
+  else headers.delete('authorization');
+  return fetch(request, { headers, cache: 'no-store' });
 }
 
-/** Turns a failed response into an ApiError, with the service's body when it is an ApiError. */
-export async function errorOf(res: Response): Promise<ApiError> {
-  const retryHeader = res.headers.get('retry-after');
+let shared: ChessClient | undefined;
+/** The typed client of the service (created on first use). */
+const client = (): ChessClient => (shared ??= createChessClient({ baseUrl: origin(), fetch: pageFetch }));
+
+/** The ApiError of a refused answer: its body's code, message and field when it is an ApiError, and its Retry-After. */
+export function errorOf(response: Response, body: unknown): ApiError {
+  const retryHeader = response.headers.get('retry-after');
   const retryAfter = retryHeader !== null && /^\d+$/.test(retryHeader) ? Number(retryHeader) : undefined;
-  let body: Partial<ApiErrorBody> = {};
-  try {
-    body = (await res.json()) as Partial<ApiErrorBody>;
-  } catch {
-    // not JSON (a proxy's page): fall back to the status line
-  }
-  const code = typeof body.code === 'string' ? body.code : `HTTP_${res.status}`;
+  const error: Partial<ApiErrorBody> = typeof body === 'object' && body !== null ? body : {};
+  const code = typeof error.code === 'string' ? error.code : `HTTP_${response.status}`;
   const message =
-    typeof body.message === 'string' && body.message !== ''
-      ? body.message
-      : `the service answered ${res.status} ${res.statusText}`.trim();
-  return new ApiError(res.status, code, message, body.field, retryAfter);
+    typeof error.message === 'string' && error.message !== ''
+      ? error.message
+      : `the service answered ${response.status} ${response.statusText}`.trim();
+  return new ApiError(response.status, code, message, error.field, retryAfter);
 }
 
-const BASE = '/api/board/game';
-const game = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
-const CHALLENGE = '/api/challenge';
-const challenge = (id: string) => `${CHALLENGE}/${encodeURIComponent(id)}`;
-const SEEK = '/api/board/seek';
-
-async function call(method: string, path: string, body?: unknown): Promise<Response> {
-  const headers = authHeaders({ accept: 'application/json' });
-  const init: RequestInit = { method, headers, cache: 'no-store' };
-  if (body !== undefined) {
-    headers.set('content-type', 'application/json');
-    init.body = JSON.stringify(body);
-  }
-  let res: Response;
+/** The data of a call through the client; a refusal becomes an ApiError, a failed fetch NETWORK (or ABORTED). */
+async function data<A extends ApiAnswer>(call: () => Promise<A>): Promise<DataOf<A>> {
+  let answer: A;
   try {
-    res = await fetch(path, init);
+    answer = await call();
   } catch (error) {
     throw asApiError(error);
   }
-  if (!res.ok) throw await errorOf(res);
-  return res;
+  if (!answer.response.ok) throw errorOf(answer.response, answer.error);
+  return answer.data as DataOf<A>;
+}
+
+/**
+ * Opens one of the service's NDJSON streams through the client (DECISIONS §19): resolves once answered 200, with
+ * its events, heartbeats skipped. `onBytes` hears every chunk read, heartbeats included, for an idle timer. A
+ * refusal rejects with its ApiError (Retry-After included), a failed fetch with NETWORK or ABORTED.
+ */
+export async function openStream<Path extends StreamPath>(
+  onBytes: () => void,
+  path: Path,
+  ...init: StreamInitArgument<Path>
+): Promise<ChessStream<StreamEvent<Path>>> {
+  let refused: Response | undefined;
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const response = await pageFetch(input, init);
+    if (!response.ok) refused = response;
+    if (!response.ok || !response.body) return response;
+    const { status, statusText, headers } = response;
+    const counted = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          onBytes();
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(counted, { status, statusText, headers });
+  };
+  try {
+    return await createChessClient({ baseUrl: origin(), fetch }).stream(path, ...init);
+  } catch (error) {
+    if (refused) throw errorOf(refused, error instanceof ChessApiError ? error.body : undefined);
+    throw asApiError(error);
+  }
 }
 
 /**
@@ -143,40 +173,19 @@ async function seekRealTime(body: SeekBody, signal: AbortSignal, idleTimeoutMs =
   const withdraw = () => controller.abort();
   signal.addEventListener('abort', withdraw);
   let silent = false as boolean; // set by the idle timer
-  let idle = setTimeout(() => ((silent = true), controller.abort()), idleTimeoutMs);
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  const awake = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => ((silent = true), controller.abort()), idleTimeoutMs);
+  };
+  awake();
   try {
-    const headers = authHeaders({ accept: 'application/x-ndjson', 'content-type': 'application/json' });
-    const init: RequestInit = {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body),
-      signal: controller.signal,
-      cache: 'no-store',
-    };
-    const res = await fetch(SEEK, init);
-    if (!res.ok) throw await errorOf(res);
-    if (!res.body) return;
-    const reader = res.body.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    for (;;) {
-      const { done, value } = await reader.read();
-      clearTimeout(idle);
-      if (done) break;
-      idle = setTimeout(() => ((silent = true), controller.abort()), idleTimeoutMs);
-      text += decoder.decode(value, { stream: true });
-    }
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      let parsed: { type?: string; error?: Partial<ApiErrorBody> };
-      try {
-        parsed = JSON.parse(line) as typeof parsed;
-      } catch {
-        continue; // not JSON: nothing to say
-      }
-      if (parsed.type === 'error') {
-        const code = parsed.error?.code ?? 'SEEK_FAILED';
-        throw new ApiError(res.status, code, parsed.error?.message ?? 'the seek ended without a game');
+    const events = await openStream(awake, '/api/board/seek', { body, signal: controller.signal });
+    // The document types the seek's lines as text (heartbeats); the one it may end with is a stream's error line.
+    for await (const event of events as AsyncIterable<unknown>) {
+      if (isErrorLine(event)) {
+        const code = event.error.code ?? 'SEEK_FAILED';
+        throw new ApiError(events.response.status, code, event.error.message || 'the seek ended without a game');
       }
     }
   } catch (error) {
@@ -188,9 +197,12 @@ async function seekRealTime(body: SeekBody, signal: AbortSignal, idleTimeoutMs =
   }
 }
 
-const json = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
-  (await (await call(method, path, body)).json()) as T;
-const text = async (path: string): Promise<string> => (await call('GET', path)).text();
+/** Whether a stream's line is its `error` line (SERVER_SHUTDOWN, SLOW_CONSUMER...). */
+const isErrorLine = (line: unknown): line is { type: 'error'; error: Partial<ApiErrorBody> } =>
+  typeof line === 'object' &&
+  line !== null &&
+  (line as { type?: unknown }).type === 'error' &&
+  typeof (line as { error?: unknown }).error === 'object';
 
 export interface NewGame {
   white?: PlayerInfo;
@@ -198,46 +210,71 @@ export interface NewGame {
   clock?: ClockRequest; // none: untimed
 }
 
+const gamePath = (gameId: string) => ({ params: { path: { gameId } } });
+const challengePath = (id: string) => ({ params: { path: { id } } });
+
 export const api = {
-  create: (body: NewGame) => json<GameFull>('POST', BASE, body),
-  get: (id: string) => json<GameFull>('GET', game(id)),
-  legalMoves: async (id: string) => (await json<{ moves: LegalMove[] }>('GET', `${game(id)}/moves`)).moves,
-  move: (id: string, uci: string) => json<GameState>('POST', `${game(id)}/move/${encodeURIComponent(uci)}`),
-  undo: (id: string) => json<GameState>('POST', `${game(id)}/undo`),
-  redo: (id: string) => json<GameState>('POST', `${game(id)}/redo`),
-  resign: (id: string) => json<{ ok: true }>('POST', `${game(id)}/resign`),
-  draw: (id: string, action: DrawAction) => json<{ ok: true }>('POST', `${game(id)}/draw/${action}`),
-  takeback: (id: string, action: TakebackAction) => json<{ ok: true }>('POST', `${game(id)}/takeback/${action}`),
-  abort: (id: string) => json<{ ok: true }>('POST', `${game(id)}/abort`),
-  account: () => json<Account>('GET', '/api/account'),
-  importFen: (body: NewGame & { fen: string }) => json<GameFull>('POST', `${BASE}/import/fen`, body),
-  importPgn: (body: { pgn: string; clock?: ClockRequest }) => json<GameFull>('POST', `${BASE}/import/pgn`, body),
-  exportFen: (id: string) => text(`${game(id)}/export/fen`),
-  exportPgn: (id: string) => text(`${game(id)}/export/pgn`),
-  streamUrl: (id: string) => `${game(id)}/stream`,
+  create: (body: NewGame) => data(() => client().api.POST('/api/board/game', { body })),
+  get: (id: string) => data(() => client().api.GET('/api/board/game/{gameId}', gamePath(id))),
+  legalMoves: async (id: string) =>
+    (await data(() => client().api.GET('/api/board/game/{gameId}/moves', gamePath(id)))).moves,
+  move: (id: string, uci: string) =>
+    data(() => client().api.POST('/api/board/game/{gameId}/move/{uci}', { params: { path: { gameId: id, uci } } })),
+  undo: (id: string) => data(() => client().api.POST('/api/board/game/{gameId}/undo', gamePath(id))),
+  redo: (id: string) => data(() => client().api.POST('/api/board/game/{gameId}/redo', gamePath(id))),
+  resign: (id: string) => data(() => client().api.POST('/api/board/game/{gameId}/resign', gamePath(id))),
+  draw: (id: string, action: DrawAction) =>
+    data(() =>
+      client().api.POST('/api/board/game/{gameId}/draw/{action}', { params: { path: { gameId: id, action } } }),
+    ),
+  takeback: (id: string, action: TakebackAction) =>
+    data(() =>
+      client().api.POST('/api/board/game/{gameId}/takeback/{action}', { params: { path: { gameId: id, action } } }),
+    ),
+  abort: (id: string) => data(() => client().api.POST('/api/board/game/{gameId}/abort', gamePath(id))),
+  account: () => data(() => client().api.GET('/api/account')),
+  importFen: (body: NewGame & { fen: string }) => data(() => client().api.POST('/api/board/game/import/fen', { body })),
+  importPgn: (body: { pgn: string; clock?: ClockRequest }) =>
+    data(() => client().api.POST('/api/board/game/import/pgn', { body })),
+  exportFen: (id: string) =>
+    data(() => client().api.GET('/api/board/game/{gameId}/export/fen', { ...gamePath(id), parseAs: 'text' })),
+  exportPgn: (id: string) =>
+    data(() => client().api.GET('/api/board/game/{gameId}/export/pgn', { ...gamePath(id), parseAs: 'text' })),
+  /** The game's stream: a gameFull line, then gameState lines. */
+  stream: (id: string, onBytes: () => void, signal: AbortSignal) =>
+    openStream(onBytes, '/api/board/game/{gameId}/stream', { ...gamePath(id), signal }),
   /** The game's stream in lichess's shape, which carries its chat (DECISIONS §17). */
-  lichessStreamUrl: (id: string) => `${BASE}/stream/${encodeURIComponent(id)}`,
+  lichessStream: (id: string, onBytes: () => void, signal: AbortSignal) =>
+    openStream(onBytes, '/api/board/game/stream/{gameId}', { ...gamePath(id), signal }),
   /** The game's players' room, the oldest line first (for its players). */
-  chat: (id: string) => json<PlayerGameChat>('GET', `${game(id)}/chat`),
+  chat: (id: string) => data(() => client().api.GET('/api/board/game/{gameId}/chat', gamePath(id))),
   /** Writes a line in the game's players' room. */
-  say: (id: string, text: string) => json<{ ok: true }>('POST', `${game(id)}/chat`, { room: 'player', text }),
+  say: (id: string, text: string) =>
+    data(() => client().api.POST('/api/board/game/{gameId}/chat', { ...gamePath(id), body: { room: 'player', text } })),
   /** The token's player's ongoing games, the most recently changed first. */
-  ongoingGames: (limit = 100) => json<GamePage>('GET', `${BASE}?status=ongoing&limit=${limit}`),
-  eventStreamUrl: () => '/api/stream/event',
+  ongoingGames: (limit = 100) =>
+    data(() => client().api.GET('/api/board/game', { params: { query: { status: 'ongoing', limit } } })),
+  /** The token's player's events: their games starting and ending, challenges made and answered. */
+  eventStream: (onBytes: () => void, signal: AbortSignal) => openStream(onBytes, '/api/stream/event', { signal }),
   /** Challenges a player (DECISIONS §16): the body has the form's keys (`clock.limit`, `days`, `color`). */
   challenge: (playerId: string, body: ChallengeBody) =>
-    json<ChallengeJson>('POST', `${CHALLENGE}/${encodeURIComponent(playerId)}`, body),
+    data(() => client().api.POST('/api/challenge/{playerId}', { params: { path: { playerId } }, body })),
   /** A game against the computer (DECISIONS §18): the answer's `id` is the game's, `player` the person's colour. */
-  challengeAi: (body: ComputerBody) => json<AiGame>('POST', `${CHALLENGE}/ai`, body),
+  challengeAi: (body: ComputerBody) => data(() => client().api.POST('/api/challenge/ai', { body })),
   /** The token's player's pending challenges, received and made. */
-  challenges: () => json<ChallengeList>('GET', CHALLENGE),
-  acceptChallenge: (id: string) => json<{ ok: true }>('POST', `${challenge(id)}/accept`),
+  challenges: () => data(() => client().api.GET('/api/challenge')),
+  acceptChallenge: (id: string) => data(() => client().api.POST('/api/challenge/{id}/accept', challengePath(id))),
   declineChallenge: (id: string, reason: DeclineReason = 'generic') =>
-    json<{ ok: true }>('POST', `${challenge(id)}/decline`, { reason }),
-  cancelChallenge: (id: string) => json<{ ok: true }>('POST', `${challenge(id)}/cancel`),
+    data(() => client().api.POST('/api/challenge/{id}/decline', { ...challengePath(id), body: { reason } })),
+  cancelChallenge: (id: string) => data(() => client().api.POST('/api/challenge/{id}/cancel', challengePath(id))),
   /** A real-time seek: resolves once paired, rejects when refused or withdrawn (abort `signal`). */
   seekRealTime,
   /** A correspondence seek: answered at once with its id, open until paired or withdrawn (cancelSeek). */
-  seekCorrespondence: (body: SeekBody) => json<{ id: string }>('POST', SEEK, body),
-  cancelSeek: async (id: string) => void (await call('DELETE', `${SEEK}/${encodeURIComponent(id)}`)),
+  seekCorrespondence: async (body: SeekBody): Promise<{ id: string }> => {
+    const created = await data(() => client().api.POST('/api/board/seek', { body }));
+    if (typeof created === 'object') return created; // a correspondence seek is answered {id}, not NDJSON
+    throw new ApiError(200, 'SEEK_FAILED', 'the service did not answer the seek with its id');
+  },
+  cancelSeek: async (id: string) =>
+    void (await data(() => client().api.DELETE('/api/board/seek/{id}', challengePath(id)))),
 };

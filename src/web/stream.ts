@@ -1,5 +1,5 @@
 /**
- * The page's NDJSON streams, read with `fetch`: a game's (`GET /api/board/game/{id}/stream`: a `gameFull` line,
+ * The page's NDJSON streams, opened through the service's typed client (api.ts): a game's (`GET /api/board/game/{id}/stream`: a `gameFull` line,
  * then `gameState` lines), the same game's in lichess's shape for its chat (`GET /api/board/game/stream/{id}`:
  * `chatLine` lines after its `gameFull`; the seed's own stream carries no chat) and a player's events (`GET /api/stream/event`: a `gameStart` line per ongoing game of
  * the player and a `challenge` line per pending challenge, then `gameStart` and `gameFinish` as games start and
@@ -18,8 +18,9 @@
  * new PlayerEventStream({ onOpen: () => list.clear(), onEvent: line => list.apply(line), ...same }).start();
  * ```
  */
-import { ApiError, api, asApiError, authHeaders, errorOf, type GameFull, type GameState } from './api.ts';
-import type { GameEvent, StreamError } from '../contract/events.ts';
+import { ApiError, api, asApiError, type GameFull, type GameState } from './api.ts';
+import type { StreamEvent } from 'chess-game-service-client';
+import type { StreamError } from '../contract/events.ts';
 import type { PlayerGameLine } from './myGamesState.ts';
 import type { ChallengeLine } from '../contract/events.ts';
 import type { ChatLineEvent } from '../contract/chat.ts';
@@ -59,7 +60,7 @@ export interface StreamOptions {
 }
 
 /** The connection, reconnection and line reading every stream shares; a subclass says where and what lines mean. */
-abstract class NdjsonStream<Line extends { type: string }> {
+abstract class NdjsonStream<Event extends { type: string }> {
   private stopped = true;
   private failures = 0;
   private controller: AbortController | undefined;
@@ -77,13 +78,17 @@ abstract class NdjsonStream<Line extends { type: string }> {
     this.maxBackoffMs = options.maxBackoffMs ?? 15_000;
   }
 
-  protected abstract url(): string;
+  /**
+   * Opens a connection (resolves once answered 200, rejects with the refusal's ApiError): its lines, heartbeats
+   * skipped; `onBytes` hears every chunk read, heartbeats included; `signal` closes it.
+   */
+  protected abstract connect(onBytes: () => void, signal: AbortSignal): Promise<AsyncIterable<Event>>;
 
   /** A connection was answered with a body to read. */
   protected abstract opened(): void;
 
   /** A line other than `error`, while the stream runs. */
-  protected abstract line(line: Line): void;
+  protected abstract line(line: Exclude<Event, { type: 'error' }>): void;
 
   /** Whether the stream has said all it will (its end is then no drop to reconnect after); never by default. */
   protected complete(): boolean {
@@ -122,33 +127,34 @@ abstract class NdjsonStream<Line extends { type: string }> {
       this.controller = controller;
       this.connection.onConnection(this.failures === 0 ? 'connecting' : 'reconnecting');
       let retryAfterMs: number | undefined;
+      // A connection silent for idleTimeoutMs (several missed heartbeats) is dropped, and reconnected.
+      let idle: ReturnType<typeof setTimeout> | undefined;
+      const awake = () => {
+        clearTimeout(idle);
+        idle = setTimeout(() => controller.abort(), this.idleTimeoutMs);
+      };
+      awake();
       try {
-        const res = await fetch(this.url(), {
-          headers: authHeaders({ accept: 'application/x-ndjson' }),
-          signal: controller.signal,
-          cache: 'no-store',
-        });
-        if (!res.ok) {
-          const error = await errorOf(res);
-          if (res.status >= 400 && res.status < 500 && res.status !== 429) {
-            this.stopped = true;
-            this.connection.onFatal(error);
-            this.connection.onConnection('stopped');
-            return;
-          }
-          if (error.retryAfterSeconds !== undefined) retryAfterMs = error.retryAfterSeconds * 1000;
-        } else if (res.body) {
-          this.opened();
-          await this.read(res.body, controller);
-          if (this.complete() && !controller.signal.aborted) {
-            this.stopped = true;
-            this.connection.onConnection('stopped');
-            return;
-          }
+        const lines = await this.connect(awake, controller.signal);
+        this.opened();
+        await this.read(lines);
+        if (this.complete() && !controller.signal.aborted) {
+          this.stopped = true;
+          this.connection.onConnection('stopped');
+          return;
         }
       } catch (error) {
         const apiError = asApiError(error);
-        if (apiError.code !== 'ABORTED' && apiError.code !== 'NETWORK') throw error;
+        if (apiError.status >= 400 && apiError.status < 500 && apiError.status !== 429) {
+          this.stopped = true;
+          this.connection.onFatal(apiError);
+          this.connection.onConnection('stopped');
+          return;
+        }
+        if (apiError.retryAfterSeconds !== undefined) retryAfterMs = apiError.retryAfterSeconds * 1000;
+        else if (apiError.status === 0 && apiError.code !== 'ABORTED' && apiError.code !== 'NETWORK') throw error;
+      } finally {
+        clearTimeout(idle);
       }
       if (this.stopped) return;
       this.failures += 1;
@@ -175,47 +181,26 @@ abstract class NdjsonStream<Line extends { type: string }> {
     });
   }
 
-  private async read(body: ReadableStream<Uint8Array>, controller: AbortController): Promise<void> {
-    const reader = body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    let idle = setTimeout(() => controller.abort(), this.idleTimeoutMs);
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        clearTimeout(idle);
-        if (done || this.stopped) break;
-        idle = setTimeout(() => controller.abort(), this.idleTimeoutMs);
-        buffer += decoder.decode(value, { stream: true });
-        let newline = buffer.indexOf('\n');
-        while (newline >= 0) {
-          const line = buffer.slice(0, newline).trim();
-          buffer = buffer.slice(newline + 1);
-          if (line !== '') this.dispatch(line);
-          newline = buffer.indexOf('\n');
-        }
-      }
-    } finally {
-      clearTimeout(idle);
-      reader.releaseLock();
+  /** Hands each line on until the connection ends, or the stream is stopped. */
+  private async read(lines: AsyncIterable<Event>): Promise<void> {
+    for await (const line of lines) {
+      if (this.stopped) break;
+      if (isErrorLine(line)) this.connection.onNotice(line.error);
+      else this.line(line as Exclude<Event, { type: 'error' }>); // what isErrorLine did not take
     }
-  }
-
-  private dispatch(text: string): void {
-    let line: Line | { type: 'error'; error: StreamError };
-    try {
-      line = JSON.parse(text) as Line | { type: 'error'; error: StreamError };
-    } catch {
-      return; // not JSON: ignore the line, what the next connection sends first repairs anything missed
-    }
-    if (this.stopped) return;
-    if (line.type === 'error') this.connection.onNotice((line as { error: StreamError }).error);
-    else this.line(line as Line);
   }
 }
 
+/** Whether a line is the `error` line a server sends before it closes a stream. */
+const isErrorLine = <Event extends { type: string }>(
+  line: Event,
+): line is Extract<Event, { type: 'error'; error: StreamError }> => line.type === 'error';
+
 /** Follows a game: live from its `gameFull` line, which each connection sends first. */
-export class GameStream extends NdjsonStream<GameEvent> {
+/** A line of a game's stream (`GET /api/board/game/{id}/stream`), as the document types it. */
+type GameLine = StreamEvent<'/api/board/game/{gameId}/stream'>;
+
+export class GameStream extends NdjsonStream<GameLine> {
   constructor(
     readonly gameId: string,
     private readonly handlers: StreamHandlers,
@@ -224,15 +209,15 @@ export class GameStream extends NdjsonStream<GameEvent> {
     super(handlers, options);
   }
 
-  protected url(): string {
-    return api.streamUrl(this.gameId);
+  protected connect(onBytes: () => void, signal: AbortSignal) {
+    return api.stream(this.gameId, onBytes, signal);
   }
 
   protected opened(): void {
     // live once the gameFull has come
   }
 
-  protected line(event: GameEvent): void {
+  protected line(event: Exclude<GameLine, { type: 'error' }>): void {
     switch (event.type) {
       case 'gameFull':
         this.live();
@@ -257,7 +242,10 @@ export interface ChatStreamHandlers extends ConnectionHandlers {
  * Follows a game's chat on its lichess stream: live from its `gameFull` line; the game's own lines (gameFull,
  * gameState) are the seed stream's business and are left alone.
  */
-export class ChatStream extends NdjsonStream<{ type: string }> {
+/** A line of a game's lichess stream (`GET /api/board/game/stream/{id}`), as the document types it. */
+type LichessGameLine = StreamEvent<'/api/board/game/stream/{gameId}'>;
+
+export class ChatStream extends NdjsonStream<LichessGameLine> {
   constructor(
     readonly gameId: string,
     private readonly handlers: ChatStreamHandlers,
@@ -266,8 +254,8 @@ export class ChatStream extends NdjsonStream<{ type: string }> {
     super(handlers, options);
   }
 
-  protected url(): string {
-    return api.lichessStreamUrl(this.gameId);
+  protected connect(onBytes: () => void, signal: AbortSignal) {
+    return api.lichessStream(this.gameId, onBytes, signal);
   }
 
   protected opened(): void {
@@ -281,17 +269,22 @@ export class ChatStream extends NdjsonStream<{ type: string }> {
     return this.over;
   }
 
-  protected line(line: { type: string }): void {
-    const status = line.type === 'gameFull' ? (line as { state?: { status?: string } }).state?.status : undefined;
-    if (line.type === 'gameState' || status !== undefined) {
-      const name = status ?? (line as { status?: string }).status;
-      this.over = name !== 'created' && name !== 'started';
-    }
-    if (line.type === 'gameFull') {
-      this.live();
-      this.handlers.onOpen();
-    } else if (line.type === 'chatLine') {
-      this.handlers.onLine(line as ChatLineEvent);
+  protected line(line: Exclude<LichessGameLine, { type: 'error' }>): void {
+    const ended = (status: string) => status !== 'created' && status !== 'started';
+    switch (line.type) {
+      case 'gameFull':
+        this.over = ended(line.state.status);
+        this.live();
+        this.handlers.onOpen();
+        break;
+      case 'gameState':
+        this.over = ended(line.status);
+        break;
+      case 'chatLine':
+        this.handlers.onLine(line);
+        break;
+      default:
+        break;
     }
   }
 }
@@ -300,7 +293,10 @@ export class ChatStream extends NdjsonStream<{ type: string }> {
  * Follows the games of the token's player starting and ending: live from the answer, since a player with no ongoing
  * game is sent nothing but heartbeats. No line marks the end of the ongoing games a connection sends first.
  */
-export class PlayerEventStream extends NdjsonStream<PlayerGameLine | ChallengeLine> {
+/** A line of a player's event stream (`GET /api/stream/event`), as the document types it. */
+type EventLine = StreamEvent<'/api/stream/event'>;
+
+export class PlayerEventStream extends NdjsonStream<EventLine> {
   constructor(
     private readonly handlers: PlayerEventHandlers,
     options: StreamOptions = {},
@@ -308,8 +304,8 @@ export class PlayerEventStream extends NdjsonStream<PlayerGameLine | ChallengeLi
     super(handlers, options);
   }
 
-  protected url(): string {
-    return api.eventStreamUrl();
+  protected connect(onBytes: () => void, signal: AbortSignal) {
+    return api.eventStream(onBytes, signal);
   }
 
   protected opened(): void {
@@ -317,7 +313,7 @@ export class PlayerEventStream extends NdjsonStream<PlayerGameLine | ChallengeLi
     this.handlers.onOpen();
   }
 
-  protected line(line: PlayerGameLine | ChallengeLine): void {
+  protected line(line: Exclude<EventLine, { type: 'error' }>): void {
     if (PLAYER_LINES.has(line.type)) this.handlers.onEvent(line);
   }
 }

@@ -13,18 +13,19 @@ import { startServer, type ServerProcess } from '../helpers/server.ts';
 import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
 import { Outage } from '../helpers/outage.ts';
 import { openStream } from '../stream/helpers.ts';
+import { clientOf } from '../helpers/client.ts';
 
 const skip = await postgresSkip();
 const BASE = '/api/board/game';
 
-async function call(url: string, method = 'GET', body?: unknown): Promise<any> {
-  const res = await fetch(url, {
-    method,
-    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-  return await res.json();
-}
+const move = (base: string, gameId: string, uci: string) => {
+  const client = clientOf(base);
+  return client.unwrap(client.api.POST('/api/board/game/{gameId}/move/{uci}', { params: { path: { gameId, uci } } }));
+};
+const listed = (base: string, status: 'ended' | 'ongoing') => {
+  const client = clientOf(base);
+  return client.unwrap(client.api.GET('/api/board/game', { params: { query: { status, limit: 100 } } }));
+};
 
 const sleepUntil = (at: number) => sleep(Math.max(0, at - Date.now()));
 
@@ -49,10 +50,13 @@ describe('a flag during a PostgreSQL outage', { skip, timeout: 120_000 }, () => 
     const what = listening === 'kept' ? "the pool's connections" : 'every connection';
     test(`${what} cut for 2.5 s around the deadline: the game ends as outOfTime once the database is back`, async (t: TestContext) => {
       const base = server.url;
-      const { gameId } = await call(`${base}${BASE}`, 'POST', { clock: { initial: 3_000, increment: 0 } });
-      await call(`${base}${BASE}/${gameId}/move/e2e4`, 'POST');
-      const moved = await call(`${base}${BASE}/${gameId}/move/e7e5`, 'POST');
-      const deadline = (moved.serverTime as number) + 3_000;
+      const creator = clientOf(base);
+      const { gameId } = await creator.unwrap(
+        creator.api.POST('/api/board/game', { body: { clock: { initial: 3_000, increment: 0 } } }),
+      );
+      await move(base, gameId, 'e2e4');
+      const moved = await move(base, gameId, 'e7e5');
+      const deadline = moved.serverTime! + 3_000;
       const stream = await openStream(`${base}${BASE}/${gameId}/stream`);
       t.after(() => stream.close());
       await stream.waitFor(() => stream.events.length >= 1, 'the gameFull', 5_000);
@@ -82,15 +86,17 @@ describe('a flag during a PostgreSQL outage', { skip, timeout: 120_000 }, () => 
       const ends = stream.events.filter(event => event.type === 'gameState' && event.state?.status === 'outOfTime');
       t.assert.equal(ends.length, 1, 'one gameState for the flag');
 
-      const { state } = await call(`${base}${BASE}/${gameId}`);
+      const { state } = await creator.unwrap(
+        creator.api.GET('/api/board/game/{gameId}', { params: { path: { gameId } } }),
+      );
       t.assert.deepEqual([state.status, state.winner, state.wtime], ['outOfTime', 'black', 0]);
-      const ended = await call(`${base}${BASE}?status=ended&limit=100`);
+      const ended = await listed(base, 'ended');
       t.assert.ok(
-        ended.games.some((game: { gameId: string }) => game.gameId === gameId),
+        ended.games.some(game => game.gameId === gameId),
         'listed as ended',
       );
-      const ongoing = await call(`${base}${BASE}?status=ongoing&limit=100`);
-      t.assert.ok(!ongoing.games.some((game: { gameId: string }) => game.gameId === gameId), 'not listed as ongoing');
+      const ongoing = await listed(base, 'ongoing');
+      t.assert.ok(!ongoing.games.some(game => game.gameId === gameId), 'not listed as ongoing');
       const client = new pg.Client({ connectionString: db.url });
       await client.connect();
       t.after(() => client.end());

@@ -9,17 +9,14 @@ import pg from 'pg';
 import { startServer, type ServerProcess } from '../helpers/server.ts';
 import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
 import { openStream } from '../stream/helpers.ts';
+import { clientOf } from '../helpers/client.ts';
 
 const skip = await postgresSkip();
 const BASE = '/api/board/game';
 
-const post = async (url: string, body?: unknown) => {
-  const res = await fetch(url, {
-    method: 'POST',
-    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-  if (res.status >= 300) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return await res.json();
+const move = (base: string, gameId: string, uci: string) => {
+  const client = clientOf(base);
+  return client.unwrap(client.api.POST('/api/board/game/{gameId}/move/{uci}', { params: { path: { gameId, uci } } }));
 };
 
 describe('clocks across instances on one PostgreSQL database', { skip, timeout: 60_000 }, () => {
@@ -40,10 +37,13 @@ describe('clocks across instances on one PostgreSQL database', { skip, timeout: 
     const [a, b, c] = servers.map(server => server.url) as [string, string, string];
     const games: Array<{ id: string; deadline: number }> = [];
     for (let i = 0; i < 5; i++) {
-      const { gameId } = await post(`${a}${BASE}`, { clock: { initial: 1_500, increment: 0 } });
-      await post(`${b}${BASE}/${gameId}/move/e2e4`);
-      const state = await post(`${i % 2 === 0 ? c : a}${BASE}/${gameId}/move/e7e5`);
-      games.push({ id: gameId, deadline: state.serverTime + 1_500 });
+      const creator = clientOf(a);
+      const { gameId } = await creator.unwrap(
+        creator.api.POST('/api/board/game', { body: { clock: { initial: 1_500, increment: 0 } } }),
+      );
+      await move(b, gameId, 'e2e4');
+      const state = await move(i % 2 === 0 ? c : a, gameId, 'e7e5');
+      games.push({ id: gameId, deadline: state.serverTime! + 1_500 });
     }
     const streams = await Promise.all(
       games.flatMap(({ id }) => [a, b, c].map(base => openStream(`${base}${BASE}/${id}/stream`))),

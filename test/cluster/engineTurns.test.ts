@@ -59,9 +59,9 @@ describe('the engine’s turn on two PostgreSQL instances, one killed mid-search
     t.after(() => client.end());
 
     // 1. On instance a, the person (white) moves; one instance takes the engine's turn and searches.
-    const { status, body } = await playComputer(a.url, 'level=8&color=white');
-    t.assert.equal(status, 201, JSON.stringify(body));
-    const id: string = body.id;
+    const { status, data, error } = await playComputer(a.url, { level: 8, color: 'white' });
+    t.assert.equal(status, 201, JSON.stringify(error));
+    const id = data!.id;
     const moved = await play(b.url, id, 'e2e4');
     t.assert.deepEqual(moved.moves, ['e2e4']);
     let holder: ServerProcess | undefined;

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startServer, type ServerProcess } from '../helpers/server.ts';
 import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
 import { Outage } from '../helpers/outage.ts';
+import { clientOf } from '../helpers/client.ts';
 
 const skip = await postgresSkip();
 
@@ -18,28 +19,17 @@ interface Line {
   error?: { code: string };
 }
 
-/** Follows a game's NDJSON stream; `lines` grows as events arrive. */
+/** Follows a game's NDJSON stream through the client; `lines` grows as events arrive. */
 async function follow(base: string, gameId: string) {
   const controller = new AbortController();
-  const res = await fetch(`${base}/api/board/game/${gameId}/stream`, { signal: controller.signal });
-  if (res.status !== 200) throw new Error(`stream: ${res.status} ${await res.text()}`);
+  const events = await clientOf(base).stream('/api/board/game/{gameId}/stream', {
+    params: { path: { gameId } },
+    signal: controller.signal,
+  });
   const lines: Line[] = [];
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
   const done = (async () => {
     try {
-      for (;;) {
-        const { value, done: end } = await reader.read();
-        if (end) return;
-        buffer += decoder.decode(value, { stream: true });
-        let newline: number;
-        while ((newline = buffer.indexOf('\n')) >= 0) {
-          const text = buffer.slice(0, newline);
-          buffer = buffer.slice(newline + 1);
-          if (text !== '') lines.push(JSON.parse(text) as Line);
-        }
-      }
+      for await (const event of events) lines.push(event);
     } catch {
       // aborted
     }
@@ -61,21 +51,37 @@ async function until(what: string, check: () => boolean, ms = 10_000): Promise<v
   }
 }
 
-const post = (url: string, body?: unknown) =>
-  fetch(url, {
-    method: 'POST',
-    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
+/** A change to a game through the client, as its path below the game says it: its answer's status and error. */
+async function act(
+  base: string,
+  gameId: string,
+  action: `move/${string}` | 'undo' | 'redo' | 'draw/offer' | 'draw/decline',
+): Promise<{ status: number; error: unknown }> {
+  const { api } = clientOf(base);
+  const path = { params: { path: { gameId } } };
+  const answer = action.startsWith('move/')
+    ? await api.POST('/api/board/game/{gameId}/move/{uci}', {
+        params: { path: { gameId, uci: action.slice('move/'.length) } },
+      })
+    : action === 'undo'
+      ? await api.POST('/api/board/game/{gameId}/undo', path)
+      : action === 'redo'
+        ? await api.POST('/api/board/game/{gameId}/redo', path)
+        : await api.POST('/api/board/game/{gameId}/draw/{action}', {
+            params: { path: { gameId, action: action === 'draw/offer' ? 'offer' : 'decline' } },
+          });
+  return { status: answer.response.status, error: answer.error };
+}
 
 async function createGame(base: string): Promise<string> {
-  const res = await post(`${base}/api/board/game`);
-  if (res.status !== 201) throw new Error(`create: ${res.status}`);
-  return ((await res.json()) as { gameId: string }).gameId;
+  const client = clientOf(base);
+  return (await client.unwrap(client.api.POST('/api/board/game', { body: {} }))).gameId;
 }
 
 async function movesOf(base: string, gameId: string): Promise<string[]> {
-  const res = await fetch(`${base}/api/board/game/${gameId}`);
-  return ((await res.json()) as { state: { moves: string[] } }).state.moves;
+  const client = clientOf(base);
+  return (await client.unwrap(client.api.GET('/api/board/game/{gameId}', { params: { path: { gameId } } }))).state
+    .moves;
 }
 
 describe('several instances on one PostgreSQL database', { skip, timeout: 180_000 }, () => {
@@ -105,7 +111,7 @@ describe('several instances on one PostgreSQL database', { skip, timeout: 180_00
     const onC = await follow(c.url, id);
     t.after(() => Promise.all([onB.close(), onC.close()]));
     await until('snapshots', () => onB.lines.length >= 1 && onC.lines.length >= 1);
-    const plan: Array<[ServerProcess, string]> = [
+    const plan: Array<[ServerProcess, Parameters<typeof act>[2]]> = [
       [a, 'move/e2e4'],
       [b, 'move/e7e5'],
       [c, 'move/g1f3'],
@@ -115,7 +121,7 @@ describe('several instances on one PostgreSQL database', { skip, timeout: 180_00
       [a, 'draw/decline'],
     ];
     for (const [server, action] of plan) {
-      const res = await post(`${server.url}/api/board/game/${id}/${action}`);
+      const res = await act(server.url, id, action);
       t.assert.equal(res.status, 200, `${action} through ${server.url}`);
     }
     await until('every event on both streams', () => onB.lines.length >= 8 && onC.lines.length >= 8);
@@ -134,9 +140,7 @@ describe('several instances on one PostgreSQL database', { skip, timeout: 180_00
 
   test('50 conflicting moves spread over the instances apply exactly once', async (t: TestContext) => {
     const id = await createGame(servers[0]!.url);
-    const answers = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => post(`${servers[i % 3]!.url}/api/board/game/${id}/move/e2e4`)),
-    );
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => act(servers[i % 3]!.url, id, 'move/e2e4')));
     const statuses = answers.map(res => res.status);
     t.assert.equal(statuses.filter(status => status === 200).length, 1, `statuses: ${statuses.join(',')}`);
     t.assert.equal(statuses.filter(status => status === 400).length, 49);
@@ -151,18 +155,18 @@ describe('several instances on one PostgreSQL database', { skip, timeout: 180_00
       [b, 'd7d5'],
       [c, 'c2c4'],
     ] as const) {
-      t.assert.equal((await post(`${server.url}/api/board/game/${id}/move/${uci}`)).status, 200);
+      t.assert.equal((await act(server.url, id, `move/${uci}`)).status, 200);
     }
-    t.assert.equal((await post(`${b.url}/api/board/game/${id}/undo`)).status, 200);
-    t.assert.equal((await post(`${c.url}/api/board/game/${id}/undo`)).status, 200);
+    t.assert.equal((await act(b.url, id, 'undo')).status, 200);
+    t.assert.equal((await act(c.url, id, 'undo')).status, 200);
     for (const server of servers) t.assert.deepEqual(await movesOf(server.url, id), ['d2d4']);
-    t.assert.equal((await post(`${a.url}/api/board/game/${id}/redo`)).status, 200);
+    t.assert.equal((await act(a.url, id, 'redo')).status, 200);
     for (const server of servers) t.assert.deepEqual(await movesOf(server.url, id), ['d2d4', 'd7d5']);
     // Two instances racing to undo the same single move: one succeeds; the other finds the state it made.
-    const racing = await Promise.all([b, c].map(server => post(`${server.url}/api/board/game/${id}/undo`)));
+    const racing = await Promise.all([b, c].map(server => act(server.url, id, 'undo')));
     t.assert.deepEqual(racing.map(res => res.status).sort(), [200, 200]);
     for (const server of servers) t.assert.deepEqual(await movesOf(server.url, id), []);
-    t.assert.equal((await post(`${a.url}/api/board/game/${id}/undo`)).status, 400);
+    t.assert.equal((await act(a.url, id, 'undo')).status, 400);
   });
 
   test('kill -9 of one instance under load loses no acknowledged change; the others keep serving', async (t: TestContext) => {
@@ -179,9 +183,9 @@ describe('several instances on one PostgreSQL database', { skip, timeout: 180_00
       for (let i = 0; !stop && i < 400; i++) {
         const server = i % 2 === 0 && !killed ? victim : servers[n % 3]!;
         try {
-          const res = await post(`${server.url}/api/board/game/${id}/undo`);
+          const res = await act(server.url, id, 'undo');
           if (res.status === 200) acknowledged.set(id, acknowledged.get(id)! - 1);
-          const move = await post(`${server.url}/api/board/game/${id}/move/${cycle[i % 4]}`);
+          const move = await act(server.url, id, `move/${cycle[i % 4]}`);
           if (move.status === 200) acknowledged.set(id, acknowledged.get(id)! + 1);
         } catch {
           // the victim is gone: this request's outcome is unknown (at most one per game is in flight)
@@ -206,7 +210,7 @@ describe('several instances on one PostgreSQL database', { skip, timeout: 180_00
       t.assert.ok(unknown.get(id)! <= 1, `${id}: ${unknown.get(id)} requests lost`);
       t.assert.ok(drift <= unknown.get(id)!, `${id}: ${seen[0]!.length} moves, ${acknowledged.get(id)} acknowledged`);
     }
-    t.assert.equal((await post(`${servers[0]!.url}/api/board/game`)).status, 201);
+    t.assert.equal((await clientOf(servers[0]!.url).api.POST('/api/board/game', { body: {} })).response.status, 201);
   });
 
   test('a database outage: 503 UNAVAILABLE and /readyz 503, never a hang; healed without a restart', async (t: TestContext) => {
@@ -214,25 +218,36 @@ describe('several instances on one PostgreSQL database', { skip, timeout: 180_00
     const stream = await follow(proxied.url, id);
     t.after(() => stream.close());
     await until('snapshot', () => stream.lines.length >= 1);
-    t.assert.equal((await post(`${proxied.url}/api/board/game/${id}/move/e2e4`)).status, 200);
+    t.assert.equal((await act(proxied.url, id, 'move/e2e4')).status, 200);
 
     outage.cut();
     const started = Date.now();
-    const during = await Promise.all([
-      fetch(`${proxied.url}/readyz`),
-      post(`${proxied.url}/api/board/game/${id}/move/e7e5`),
-      fetch(`${proxied.url}/api/board/game/${id}`),
-      post(`${proxied.url}/api/board/game`),
+    const { api } = clientOf(proxied.url);
+    const [ready503, ...during] = await Promise.all([
+      fetch(`${proxied.url}/readyz`), // not an operation of the API's document
+      act(proxied.url, id, 'move/e7e5').then(answer => ({ what: 'move', ...answer })),
+      api.GET('/api/board/game/{gameId}', { params: { path: { gameId: id } } }).then(answer => ({
+        what: 'read',
+        status: answer.response.status,
+        error: answer.error,
+      })),
+      api.POST('/api/board/game', { body: {} }).then(answer => ({
+        what: 'create',
+        status: answer.response.status,
+        error: answer.error,
+      })),
     ]);
     t.assert.ok(Date.now() - started < 8000, `answers took ${Date.now() - started} ms`);
-    for (const res of during) {
-      t.assert.equal(res.status, 503, `${res.url}: ${res.status}`);
-      t.assert.equal(((await res.json()) as { code: string }).code, 'UNAVAILABLE');
+    t.assert.equal(ready503.status, 503, `/readyz: ${ready503.status}`);
+    t.assert.equal(((await ready503.json()) as { code: string }).code, 'UNAVAILABLE');
+    for (const answer of during) {
+      t.assert.equal(answer.status, 503, `${answer.what}: ${answer.status}`);
+      t.assert.equal((answer.error as { code?: string } | undefined)?.code, 'UNAVAILABLE');
     }
     t.assert.equal((await fetch(`${proxied.url}/healthz`)).status, 200);
     // Meanwhile another instance keeps changing the game: the proxied instance's stream must catch up.
-    t.assert.equal((await post(`${servers[0]!.url}/api/board/game/${id}/move/e7e5`)).status, 200);
-    t.assert.equal((await post(`${servers[1]!.url}/api/board/game/${id}/move/g1f3`)).status, 200);
+    t.assert.equal((await act(servers[0]!.url, id, 'move/e7e5')).status, 200);
+    t.assert.equal((await act(servers[1]!.url, id, 'move/g1f3')).status, 200);
 
     outage.restore();
     const ready = Date.now() + 15_000;
@@ -240,7 +255,7 @@ describe('several instances on one PostgreSQL database', { skip, timeout: 180_00
       if (Date.now() > ready) throw new Error('the instance did not become ready again');
       await sleep(100);
     }
-    t.assert.equal((await post(`${proxied.url}/api/board/game/${id}/move/b8c6`)).status, 200);
+    t.assert.equal((await act(proxied.url, id, 'move/b8c6')).status, 200);
     await until('the stream caught up', () => stream.lines.length >= 5, 15_000);
     t.assert.deepEqual(
       stream.lines.map(line => (line.type === 'gameFull' ? line.game!.state.moves : line.state!.moves).join(' ')),

@@ -7,14 +7,14 @@
  */
 import { after, before, describe, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callAs, startServer, type ServerProcess } from '../helpers/server.ts';
+import { startServer, type ServerProcess } from '../helpers/server.ts';
+import { clientOf } from '../helpers/client.ts';
 import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
 import { Outage } from '../helpers/outage.ts';
 import { openStream } from '../stream/helpers.ts';
 
 const skip = await postgresSkip();
 const SERVICE = 'cluster-outage-service-token';
-const BASE = '/api/board/game';
 
 describe("a player's events across an outage of one instance's pool", { skip, timeout: 120_000 }, () => {
   let db: TestDatabase;
@@ -47,13 +47,19 @@ describe("a player's events across an outage of one instance's pool", { skip, ti
     outage.cut({ listening: 'kept' });
     const ready = await fetch(`${a.url}/readyz`);
     t.assert.equal(ready.status, 503, "A's pool cannot reach the database");
+    const service = clientOf(b.url, SERVICE);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await callAs(b.url, SERVICE, 'POST', BASE, { white: ann, black: { id: `o${i}`, displayName: 'O' } });
-      t.assert.equal(res.status, 201);
-      ids.push(res.body.gameId as string);
+      const res = await service.api.POST('/api/board/game', {
+        body: { white: ann, black: { id: `o${i}`, displayName: 'O' } },
+      });
+      t.assert.equal(res.response.status, 201);
+      ids.push(res.data!.gameId);
     }
-    t.assert.equal((await callAs(b.url, SERVICE, 'POST', `${BASE}/${ids[1]}/resign`)).status, 200);
+    const resigned = await service.api.POST('/api/board/game/{gameId}/resign', {
+      params: { path: { gameId: ids[1]! } },
+    });
+    t.assert.equal(resigned.response.status, 200);
     await sleep(2500); // A hears of them and fails to read them, more than once
     t.assert.deepEqual(stream.events, [], 'nothing can be read while the pool is cut');
     t.assert.equal(outage.open().listening, 1, 'the LISTEN connection is still up');

@@ -23,7 +23,17 @@ import { createEnginePool } from '../../src/engine/index.ts';
 import { findExecutable } from '../helpers/external.ts';
 import { startServer, type ServerProcess } from '../helpers/server.ts';
 import { openStream, type StreamClient } from '../stream/helpers.ts';
-import { ended, illegalMove, legalUcis, play, playComputer, positionAfter, seeded } from '../helpers/aiGames.ts';
+import { clientOf } from '../helpers/client.ts';
+import {
+  ended,
+  gameOf,
+  illegalMove,
+  legalUcis,
+  play,
+  playComputer,
+  positionAfter,
+  seeded,
+} from '../helpers/aiGames.ts';
 
 let dir: string;
 let server: ServerProcess;
@@ -80,9 +90,9 @@ function scriptedMove(pos: Chess, random: () => number): string {
 const positionSquare = (name: string): number => name.charCodeAt(0) - 97 + 8 * (Number(name[1]) - 1);
 
 test('a game to the end at level 1 against a scripted player: every engine move arrives and is legal', async (t: TestContext) => {
-  const { status, body } = await playComputer(server.url, 'level=1&color=white');
-  t.assert.equal(status, 201, JSON.stringify(body));
-  const id: string = body.id;
+  const { status, data, error } = await playComputer(server.url, { level: 1, color: 'white' });
+  t.assert.equal(status, 201, JSON.stringify(error));
+  const id = data!.id;
   const stream = await openStream(`${server.url}/api/board/game/${id}/stream`);
   t.after(() => stream.close());
   const random = seeded(30);
@@ -100,13 +110,15 @@ test('a game to the end at level 1 against a scripted player: every engine move 
   }
   if (!final) {
     // 2. The move cap: the script resigns.
-    const res = await fetch(`${server.url}/api/board/game/${id}/resign`, { method: 'POST' });
-    t.assert.equal(res.status, 200, await res.text());
+    const resigned = await clientOf(server.url).api.POST('/api/board/game/{gameId}/resign', {
+      params: { path: { gameId: id } },
+    });
+    t.assert.equal(resigned.response.status, 200, JSON.stringify(resigned.error));
     await stream.waitFor(() => statesOf(stream).some(state => ended(state.status)), 'the resignation');
     final = statesOf(stream).find(state => ended(state.status))!;
   }
   // 3. Every move legal; every engine move (the even plies) came on the stream as its own state.
-  const game = await (await fetch(`${server.url}/api/board/game/${id}`)).json();
+  const game = await gameOf(server.url, id);
   t.assert.deepEqual(game.state.moves, final.moves);
   t.assert.equal(illegalMove(game.state.moves), undefined);
   const seen = new Set(statesOf(stream).map(state => state.moves.length));
@@ -135,9 +147,14 @@ test('a 15-second game: the engine at level 8 never loses on time against a play
   let games = 0;
   while (engineMoves.length < 30) {
     games++;
-    const { status, body } = await playComputer(server.url, 'level=8&clock.limit=15&clock.increment=0&color=white');
-    t.assert.equal(status, 201, JSON.stringify(body));
-    const id: string = body.id;
+    const { status, data, error } = await playComputer(server.url, {
+      level: 8,
+      'clock.limit': 15,
+      'clock.increment': 0,
+      color: 'white',
+    });
+    t.assert.equal(status, 201, JSON.stringify(error));
+    const id = data!.id;
     const stream = await openStream(`${server.url}/api/board/game/${id}/stream`);
     t.after(() => stream.close());
     let moves: string[] = [];

@@ -18,6 +18,7 @@ import { test, type TestContext } from 'node:test';
 import { LEASE_MS } from '../../src/service/engineMoves.ts';
 import { LEVELS } from '../../src/engine/index.ts';
 import { startServer, type ServerProcess } from '../helpers/server.ts';
+import { clientOf } from '../helpers/client.ts';
 import {
   childrenOf,
   gameOf,
@@ -55,9 +56,9 @@ test('a restart with the engine to move: the restarted server makes the move wit
   const level8 = LEVELS[8].moveTimeMs;
   // 1. The person is white and moves; the engine (level 8: a second's thought) searches, and the server dies.
   const first = await serve(t, env);
-  const { status, body } = await playComputer(first.url, 'level=8&color=white');
-  t.assert.equal(status, 201, JSON.stringify(body));
-  const id: string = body.id;
+  const { status, data, error } = await playComputer(first.url, { level: 8, color: 'white' });
+  t.assert.equal(status, 201, JSON.stringify(error));
+  const id = data!.id;
   await play(first.url, id, 'e2e4');
   await waitForMetric(first.url, 'engine_searches_running', running => running === 1, 5_000);
   const engines = childrenOf(first.proc.pid!);
@@ -103,28 +104,29 @@ test('an engine binary that does not exist: a warning at start, 503 UNAVAILABLE 
   const warnings = server.logs.filter(line => line.includes('/nonexistent'));
   t.assert.equal(warnings.length, 1, server.logs.join('\n'));
   t.assert.match(warnings[0]!, /the computer opponent is unavailable/);
-  // 2. The computer: 503 UNAVAILABLE, as a form and as JSON.
-  const form = await playComputer(server.url, 'level=3&color=white');
-  t.assert.equal(form.status, 503);
-  t.assert.equal(form.body.code, 'UNAVAILABLE');
-  const res = await fetch(`${server.url}/api/challenge/ai`, {
+  // 2. The computer: 503 UNAVAILABLE, as a form and as JSON. The form is sent raw: the client speaks JSON.
+  const form = await fetch(`${server.url}/api/challenge/ai`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ level: 8, color: 'black' }),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'level=3&color=white',
   });
-  t.assert.equal(res.status, 503);
-  t.assert.equal(((await res.json()) as { code: string }).code, 'UNAVAILABLE');
+  t.assert.equal(form.status, 503);
+  t.assert.equal(((await form.json()) as { code: string }).code, 'UNAVAILABLE');
+  const json = await playComputer(server.url, { level: 8, color: 'black' });
+  t.assert.equal(json.status, 503);
+  t.assert.equal(json.error?.code, 'UNAVAILABLE');
   // 3. The service: ready, and games are made and played.
   t.assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
   t.assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
-  const created = await fetch(`${server.url}/api/board/game`, { method: 'POST' });
-  t.assert.equal(created.status, 201);
-  const { gameId } = (await created.json()) as { gameId: string };
+  const client = clientOf(server.url);
+  const created = await client.api.POST('/api/board/game', { body: {} });
+  t.assert.equal(created.response.status, 201);
+  const { gameId } = created.data!;
   await play(server.url, gameId, 'e2e4');
   await play(server.url, gameId, 'e7e5');
   t.assert.deepEqual((await gameOf(server.url, gameId)).state.moves, ['e2e4', 'e7e5']);
-  const legal = await fetch(`${server.url}/api/board/game/${gameId}/moves`);
-  t.assert.equal(legal.status, 200);
+  const legal = await client.api.GET('/api/board/game/{gameId}/moves', { params: { path: { gameId } } });
+  t.assert.equal(legal.response.status, 200);
   t.assert.equal((await fetch(`${server.url}/metrics`)).status, 200);
   t.assert.equal(childrenOf(server.proc.pid!).length, 0, 'no engine process');
 });

@@ -13,6 +13,8 @@ import { skipReason } from '../helpers/external.ts';
 import { fullDisk } from '../helpers/fullDisk.ts';
 import { startServer, type ServerProcess } from '../helpers/server.ts';
 import { openStream } from '../stream/helpers.ts';
+import type { components } from 'chess-game-service-client';
+import { clientOf, gameAction } from '../helpers/client.ts';
 
 const probe = fullDisk(1);
 const mountable = probe.kind === 'tmpfs';
@@ -23,17 +25,30 @@ interface Acknowledged {
   moves: string[];
 }
 
-async function post(server: ServerProcess, path: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${server.url}/api/board/game${path}`, { method: 'POST' });
-  return { status: res.status, body: await res.json() };
+/** A new game, through the client: its status, and its data or its error. */
+async function create(server: ServerProcess, body: components['schemas']['CreateGameRequest'] = {}) {
+  const { data, error, response } = await clientOf(server.url).api.POST('/api/board/game', { body });
+  return { status: response.status, data, error };
+}
+
+/** A move, through the client. */
+const move = (server: ServerProcess, gameId: string, uci: string) =>
+  gameAction(clientOf(server.url), gameId, `move/${uci}`);
+
+/** The game's state, through the client. */
+async function stateOf(server: ServerProcess, gameId: string) {
+  const client = clientOf(server.url);
+  return (await client.unwrap(client.api.GET('/api/board/game/{gameId}', { params: { path: { gameId } } }))).state;
 }
 
 /** Every acknowledged game is there with its moves. */
 async function assertAll(t: TestContext, server: ServerProcess, games: Acknowledged[]): Promise<void> {
   for (const game of games) {
-    const res = await fetch(`${server.url}/api/board/game/${game.gameId}`);
-    t.assert.equal(res.status, 200, `game ${game.gameId}`);
-    t.assert.deepStrictEqual(((await res.json()) as { state: { moves: string[] } }).state.moves, game.moves);
+    const res = await clientOf(server.url).api.GET('/api/board/game/{gameId}', {
+      params: { path: { gameId: game.gameId } },
+    });
+    t.assert.equal(res.response.status, 200, `game ${game.gameId}`);
+    t.assert.deepStrictEqual(res.data!.state.moves, game.moves);
   }
 }
 
@@ -48,27 +63,27 @@ test(
     t.after(() => server.stop('SIGKILL'));
     const games: Acknowledged[] = [];
     for (let i = 0; i < 10; i++) {
-      const created = await post(server, '');
+      const created = await create(server);
       t.assert.equal(created.status, 201);
-      const gameId = created.body.gameId as string;
-      t.assert.equal((await post(server, `/${gameId}/move/e2e4`)).status, 200);
+      const gameId = created.data!.gameId;
+      t.assert.equal((await move(server, gameId, 'e2e4')).status, 200);
       games.push({ gameId, moves: ['e2e4'] });
     }
 
     disk.fill();
-    let refusal: { status: number; body: any } | undefined;
+    let refusal: Awaited<ReturnType<typeof create>> | undefined;
     for (let i = 0; i < 5000 && !refusal; i++) {
-      const created = await post(server, '');
-      if (created.status === 201) games.push({ gameId: created.body.gameId, moves: [] });
+      const created = await create(server);
+      if (created.status === 201) games.push({ gameId: created.data!.gameId, moves: [] });
       else refusal = created;
     }
     t.assert.ok(refusal, 'a write was refused');
     t.assert.equal(refusal.status, 503);
-    t.assert.equal(refusal.body.code, 'UNAVAILABLE');
-    t.assert.match(refusal.body.message, /disk is full/);
-    const move = await post(server, `/${games[0]!.gameId}/move/e7e5`);
-    t.assert.ok(move.status === 503 || move.status === 200, `a move answers ${move.status}`);
-    if (move.status === 200) games[0]!.moves.push('e7e5');
+    t.assert.equal(refusal.error?.code, 'UNAVAILABLE');
+    t.assert.match(refusal.error?.message ?? '', /disk is full/);
+    const moved = await move(server, games[0]!.gameId, 'e7e5');
+    t.assert.ok(moved.status === 503 || moved.status === 200, `a move answers ${moved.status}`);
+    if (moved.status === 200) games[0]!.moves.push('e7e5');
     const ready = await fetch(`${server.url}/readyz`);
     t.assert.equal(ready.status, 503);
     t.assert.match(((await ready.json()) as { message: string }).message, /disk is full/);
@@ -76,9 +91,9 @@ test(
 
     disk.free();
     t.assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
-    const after = await post(server, '');
+    const after = await create(server);
     t.assert.equal(after.status, 201);
-    games.push({ gameId: after.body.gameId, moves: [] });
+    games.push({ gameId: after.data!.gameId, moves: [] });
 
     t.assert.equal(await server.stop('SIGTERM'), 0);
     server = await startServer(env);
@@ -95,17 +110,17 @@ test('the database file removed while the server runs: written again, nothing lo
   t.after(() => server.stop('SIGKILL'));
   const games: Acknowledged[] = [];
   for (let i = 0; i < 10; i++) {
-    const created = await post(server, '');
-    games.push({ gameId: created.body.gameId, moves: [] });
+    const created = await create(server);
+    games.push({ gameId: created.data!.gameId, moves: [] });
   }
   rmSync(path);
-  const moved = await post(server, `/${games[0]!.gameId}/move/e2e4`);
+  const moved = await move(server, games[0]!.gameId, 'e2e4');
   t.assert.equal(moved.status, 200);
   games[0]!.moves.push('e2e4');
   t.assert.ok(existsSync(path), 'the file is there again');
-  const created = await post(server, '');
+  const created = await create(server);
   t.assert.equal(created.status, 201);
-  games.push({ gameId: created.body.gameId, moves: [] });
+  games.push({ gameId: created.data!.gameId, moves: [] });
   rmSync(join(dir, 'data'), { recursive: true });
   t.assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
   t.assert.ok(existsSync(path), 'the folder and the file are there again');
@@ -123,22 +138,22 @@ test(
     t.after(() => disk.cleanup());
     const server = await startServer({ DATABASE_URL: join(disk.dir, 'chess.sqlite'), RATE_LIMIT_MAX: '0' });
     t.after(() => server.stop('SIGKILL'));
-    const game = async (gameId: string) =>
-      ((await (await fetch(`${server.url}/api/board/game/${gameId}`)).json()) as { state: any }).state;
-    const listed = async (status: string, gameId: string) => {
-      const res = await fetch(`${server.url}/api/board/game?status=${status}&limit=100`);
-      return ((await res.json()) as { games: Array<{ gameId: string }> }).games.some(g => g.gameId === gameId);
+    const game = (gameId: string) => stateOf(server, gameId);
+    const listed = async (status: 'ongoing' | 'ended', gameId: string) => {
+      const client = clientOf(server.url);
+      const page = await client.unwrap(
+        client.api.GET('/api/board/game', { params: { query: { status, limit: 100 } } }),
+      );
+      return page.games.some(g => g.gameId === gameId);
     };
-    const created = await fetch(`${server.url}/api/board/game`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ clock: { initial: 5_000, increment: 0 } }),
+    const created = await create(server, { clock: { initial: 5_000, increment: 0 } });
+    const gameId = created.data!.gameId;
+    t.assert.equal((await move(server, gameId, 'e2e4')).status, 200);
+    const moved = await clientOf(server.url).api.POST('/api/board/game/{gameId}/move/{uci}', {
+      params: { path: { gameId, uci: 'e7e5' } },
     });
-    const gameId = ((await created.json()) as { gameId: string }).gameId;
-    t.assert.equal((await post(server, `/${gameId}/move/e2e4`)).status, 200);
-    const moved = await post(server, `/${gameId}/move/e7e5`);
-    t.assert.equal(moved.status, 200);
-    const deadline = (moved.body.serverTime as number) + 5_000;
+    t.assert.equal(moved.response.status, 200);
+    const deadline = moved.data!.serverTime! + 5_000;
     const stream = await openStream(`${server.url}/api/board/game/${gameId}/stream`);
     t.after(() => stream.close());
     await stream.waitFor(() => stream.events.length >= 1, 'the gameFull', 5_000);
@@ -146,7 +161,7 @@ test(
     // The disk fills up before the deadline: writes are refused from then on.
     disk.fill();
     let writes = 0; // those that still went through
-    for (; writes < 5000; writes++) if ((await post(server, '')).status === 503) break;
+    for (; writes < 5000; writes++) if ((await create(server)).status === 503) break;
     t.assert.ok(writes < 5000, 'a write was refused');
     t.diagnostic(`${writes} writes went through after the disk was filled`);
     t.assert.ok(Date.now() < deadline - 500, `the disk was full ${deadline - Date.now()} ms before the deadline`);

@@ -4,7 +4,8 @@
  * processes, and judge a game's moves with chessops.
  *
  * ```ts
- * const { id } = await playComputer(server.url, 'level=8&color=white');
+ * const { data } = await playComputer(server.url, { level: 8, color: 'white' });
+ * const id = data!.id;
  * await play(server.url, id, 'e2e4');
  * const game = await waitForPlies(server.url, id, 2); // the engine answered
  * t.assert.equal(illegalMove(game.state.moves), undefined);
@@ -14,41 +15,41 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { Chess, normalizeMove } from 'chessops/chess';
 import { INITIAL_FEN, parseFen } from 'chessops/fen';
 import { makeUci, parseUci } from 'chessops/util';
+import type { operations } from 'chess-game-service-client';
 import { ENDED_STATUSES, type GameStatus } from '../../src/contract/vocabulary.ts';
 import { metricValue, parseMetrics } from '../stream/helpers.ts';
+import { clientOf } from './client.ts';
 
 /** Whether a status ends the game. */
 export const ended = (status: string): boolean => ENDED_STATUSES.has(status as GameStatus);
 
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
-/** `POST /api/challenge/ai` with a form body: its status and parsed body. */
-export async function playComputer(base: string, form: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${base}/api/challenge/ai`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form,
-  });
-  return { status: res.status, body: await res.json() };
+/** What `POST /api/challenge/ai` takes: a level, and a challenge's time control, colour and position. */
+export type ComputerRequest = NonNullable<operations['challengeAi']['requestBody']>['content']['application/json'];
+
+/** `POST /api/challenge/ai`: its status, and its data (the game) or its error. */
+export async function playComputer(base: string, body: ComputerRequest) {
+  const { data, error, response } = await clientOf(base).api.POST('/api/challenge/ai', { body });
+  return { status: response.status, data, error };
 }
 
 /** The game's full view (`GET /api/board/game/{id}`). */
-export async function gameOf(base: string, id: string): Promise<any> {
-  const res = await fetch(`${base}/api/board/game/${id}`);
-  if (res.status !== 200) throw new Error(`GET game ${id}: ${res.status} ${await res.text()}`);
-  return res.json();
+export async function gameOf(base: string, id: string) {
+  const client = clientOf(base);
+  return client.unwrap(client.api.GET('/api/board/game/{gameId}', { params: { path: { gameId: id } } }));
 }
 
 /** Plays `uci` as the side to move; throws unless the server accepts it. */
-export async function play(base: string, id: string, uci: string): Promise<any> {
-  const res = await fetch(`${base}/api/board/game/${id}/move/${uci}`, { method: 'POST' });
-  const body = await res.text();
-  if (res.status !== 200) throw new Error(`move ${uci} in ${id}: ${res.status} ${body}`);
-  return JSON.parse(body);
+export async function play(base: string, id: string, uci: string) {
+  const client = clientOf(base);
+  return client.unwrap(
+    client.api.POST('/api/board/game/{gameId}/move/{uci}', { params: { path: { gameId: id, uci } } }),
+  );
 }
 
 /** Polls the game until it has `plies` moves or is over; fails after `ms`. */
-export async function waitForPlies(base: string, id: string, plies: number, ms: number): Promise<any> {
+export async function waitForPlies(base: string, id: string, plies: number, ms: number) {
   const deadline = performance.now() + ms;
   for (;;) {
     const game = await gameOf(base, id);
@@ -62,7 +63,7 @@ export async function waitForPlies(base: string, id: string, plies: number, ms: 
 
 /** One value of the server's metrics (`GET /metrics`), 0 when it has no sample. */
 export async function metric(base: string, name: string, labels: Record<string, string> = {}): Promise<number> {
-  const res = await fetch(`${base}/metrics`);
+  const res = await fetch(`${base}/metrics`); // Prometheus text, not an operation of the API's document
   return metricValue(parseMetrics(await res.text()), name, labels);
 }
 

@@ -9,22 +9,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, suite, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callAs, startServer, twoPostgresInstances, type ServerProcess } from '../helpers/server.ts';
+import { startServer, twoPostgresInstances, type ServerProcess } from '../helpers/server.ts';
+import { clientOf } from '../helpers/client.ts';
 import { postgresSkip } from '../helpers/postgres.ts';
 import { openStream, type StreamClient } from './helpers.ts';
 
 const SERVICE = 'challenge-events-service-token';
 
-const call = async (base: string, token: string, method: string, path: string, body?: unknown) => {
-  const res = await callAs(base, token, method, path, body);
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
+const issue = async (base: string, id: string) => {
+  const service = clientOf(base, SERVICE);
+  return service.unwrap(service.api.POST('/api/tokens', { body: { player: { id, displayName: id } } }));
 };
 
-const issue = async (base: string, id: string) =>
-  (await call(base, SERVICE, 'POST', '/api/tokens', { player: { id, displayName: id } })) as { token: string };
-
-/** A challenge sent as a form, as lichess clients send it. */
+/** A challenge sent as a form, as lichess clients send it (raw: the typed client sends JSON). */
 async function challengeByForm(base: string, token: string, to: string, form: string) {
   const res = await fetch(`${base}/api/challenge/${to}`, {
     method: 'POST',
@@ -52,14 +49,18 @@ suite('challenges on SQLite survive a restart', { timeout: 60_000 }, () => {
     t.assert.equal(await server.stop('SIGTERM'), 0);
     await sleep(2100);
     server = await startServer(env);
-    const shown = await call(server.url, bob.token, 'GET', `/api/challenge/${realTime.id}/show`);
+    const asBob = clientOf(server.url, bob.token);
+    const shown = await asBob.unwrap(
+      asBob.api.GET('/api/challenge/{id}/show', { params: { path: { id: realTime.id } } }),
+    );
     t.assert.equal(shown.status, 'canceled');
-    const pending = await call(server.url, bob.token, 'GET', '/api/challenge');
+    const pending = await asBob.unwrap(asBob.api.GET('/api/challenge'));
     t.assert.deepEqual(
-      pending.in.map((c: { id: string }) => c.id),
+      pending.in.map(c => c.id),
       [corr.id],
     );
-    t.assert.equal((await callAs(server.url, bob.token, 'POST', `/api/challenge/${corr.id}/accept`)).status, 200);
+    const accepted = await asBob.api.POST('/api/challenge/{id}/accept', { params: { path: { id: corr.id } } });
+    t.assert.equal(accepted.response.status, 200);
   });
 });
 
@@ -82,10 +83,16 @@ suite('challenges across two instances on PostgreSQL', { skip, timeout: 60_000 }
     const declined = await challengeByForm(a, ann.token, 'bob-pg', 'clock.limit=300&clock.increment=3');
     await bobStream.waitForEvents(1);
     t.assert.equal(bobStream.events[0].challenge.direction, 'in');
-    await call(b, bob.token, 'POST', `/api/challenge/${declined.id}/decline`, { reason: 'toofast' });
+    const bobAtB = clientOf(b, bob.token);
+    await bobAtB.unwrap(
+      bobAtB.api.POST('/api/challenge/{id}/decline', {
+        params: { path: { id: declined.id } },
+        body: { reason: 'toofast' },
+      }),
+    );
     const accepted = await challengeByForm(a, ann.token, 'bob-pg', 'days=3&color=black');
     await bobStream.waitForEvents(3);
-    await call(b, bob.token, 'POST', `/api/challenge/${accepted.id}/accept`);
+    await bobAtB.unwrap(bobAtB.api.POST('/api/challenge/{id}/accept', { params: { path: { id: accepted.id } } }));
     const expected = [
       ['challenge', declined.id],
       ['challengeDeclined', declined.id],

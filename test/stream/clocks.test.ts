@@ -11,25 +11,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startServer } from '../helpers/server.ts';
 import { databaseOfFile } from '../helpers/postgres.ts';
 import { openStream } from './helpers.ts';
+import { clientOf } from '../helpers/client.ts';
 
 const BASE = '/api/board/game';
 
-const post = async (url: string, body?: unknown) => {
-  const res = await fetch(url, {
-    method: 'POST',
-    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${url}: ${res.status} ${text}`);
-  return JSON.parse(text);
-};
-
 /** A game of `initial` ms a side whose two first moves are made: white's clock runs from the answer's serverTime. */
 async function runningGame(base: string, initial: number): Promise<{ id: string; deadline: number }> {
-  const { gameId } = await post(`${base}${BASE}`, { clock: { initial, increment: 0 } });
-  await post(`${base}${BASE}/${gameId}/move/e2e4`);
-  const state = await post(`${base}${BASE}/${gameId}/move/e7e5`);
-  return { id: gameId, deadline: state.serverTime + initial };
+  const client = clientOf(base);
+  const move = (gameId: string, uci: string) =>
+    client.unwrap(client.api.POST('/api/board/game/{gameId}/move/{uci}', { params: { path: { gameId, uci } } }));
+  const { gameId } = await client.unwrap(
+    client.api.POST('/api/board/game', { body: { clock: { initial, increment: 0 } } }),
+  );
+  await move(gameId, 'e2e4');
+  const state = await move(gameId, 'e7e5');
+  return { id: gameId, deadline: state.serverTime! + initial };
 }
 
 /** Waits for the stream's outOfTime line; answers how long after `deadline` it came. */
@@ -64,7 +60,9 @@ function clockSuite(name: string, settings: () => Promise<Record<string, string>
       await sleep(Math.max(0, late.deadline - Date.now() + 200));
       const second = await startServer(env);
       t.after(() => second.stop('SIGTERM'));
-      const lateState = async () => await (await fetch(`${second.url}${BASE}/${late.id}`)).json();
+      const reader = clientOf(second.url);
+      const lateState = () =>
+        reader.unwrap(reader.api.GET('/api/board/game/{gameId}', { params: { path: { gameId: late.id } } }));
       for (let i = 0; i < 50 && (await lateState()).state.status !== 'outOfTime'; i++) await sleep(20);
       t.assert.equal((await lateState()).state.status, 'outOfTime', 'ended at start');
       const stream = await openStream(`${second.url}${BASE}/${running.id}/stream`);

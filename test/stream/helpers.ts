@@ -299,27 +299,6 @@ export async function waitUntil(condition: () => boolean, what: () => string, ms
   }
 }
 
-export interface Answer {
-  status: number;
-  headers: Headers;
-  body: any;
-}
-
-/** A POST or GET with fetch; the body is parsed when it is JSON. */
-export async function call(url: string, method: 'GET' | 'POST' = 'POST', json?: unknown): Promise<Answer> {
-  const res = await fetch(url, {
-    method,
-    ...(json === undefined ? {} : { body: JSON.stringify(json), headers: { 'content-type': 'application/json' } }),
-  });
-  const text = await res.text();
-  const type = res.headers.get('content-type') ?? '';
-  return {
-    status: res.status,
-    headers: res.headers,
-    body: type.startsWith('application/json') ? JSON.parse(text) : text,
-  };
-}
-
 export interface Sample {
   name: string;
   labels: Record<string, string>;

@@ -12,10 +12,11 @@ import { after, before, suite, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Chess, normalizeMove } from 'chessops/chess';
 import { parseUci } from 'chessops/util';
-import { ENDED_STATUSES, type GameStatus } from '../../src/contract/vocabulary.ts';
+import { ENDED_STATUSES } from '../../src/contract/vocabulary.ts';
 import { assertLichess } from '../helpers/lichess.ts';
 import { LichessBot, type BotGame, type GameStateEvent } from '../helpers/lichessBot.ts';
-import { callAs, startServer, within, type ServerProcess } from '../helpers/server.ts';
+import { startServer, within, type ServerProcess } from '../helpers/server.ts';
+import { clientOf } from '../helpers/client.ts';
 import { waitUntil } from './helpers.ts';
 
 const SERVICE = 'lichess-bots-service-token';
@@ -30,12 +31,11 @@ const bots: LichessBot[] = [];
 
 /** A token issued through the service's token API: a bot's (`bot: true`) or a person's. */
 async function issue(id: string, displayName: string, bot: boolean): Promise<string> {
-  const res = await callAs(server.url, SERVICE, 'POST', '/api/tokens', {
-    player: { id, displayName },
-    ...(bot ? { bot: true } : {}),
+  const res = await clientOf(server.url, SERVICE).api.POST('/api/tokens', {
+    body: { player: { id, displayName }, ...(bot ? { bot: true } : {}) },
   });
-  if (res.status !== 201) throw new Error(`issue ${id}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.token;
+  if (res.response.status !== 201) throw new Error(`issue ${id}: ${res.response.status} ${JSON.stringify(res.error)}`);
+  return res.data!.token;
 }
 
 async function startBot(id: string, name: string, options: { seed: number; moveCap?: number; greeting?: string }) {
@@ -70,9 +70,13 @@ async function ending(bot: LichessBot, gameId: string): Promise<{ state: GameSta
 async function accepted(token: string, id: string): Promise<void> {
   const deadline = performance.now() + GAME_MS;
   for (;;) {
-    const shown = await callAs(server.url, token, 'GET', `/api/challenge/${id}/show`);
-    if (shown.body?.status === 'accepted') return;
-    if (performance.now() > deadline) throw new Error(`challenge ${id} not accepted: ${JSON.stringify(shown.body)}`);
+    const shown = await clientOf(server.url, token).api.GET('/api/challenge/{id}/show', {
+      params: { path: { id } },
+    });
+    if (shown.data?.status === 'accepted') return;
+    if (performance.now() > deadline) {
+      throw new Error(`challenge ${id} not accepted: ${JSON.stringify(shown.data ?? shown.error)}`);
+    }
     await sleep(20);
   }
 }
@@ -88,10 +92,12 @@ async function personPlays(
   moves: number,
   beforeResign: () => Promise<void> = async () => undefined,
 ) {
+  const person = clientOf(server.url, token);
+  const game = { params: { path: { gameId } } };
   const get = async () => {
-    const res = await callAs(server.url, token, 'GET', `/api/board/game/${gameId}`);
-    if (res.status !== 200) throw new Error(`GET game: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.state as { turn: string; status: GameStatus; moves: string[] };
+    const res = await person.api.GET('/api/board/game/{gameId}', game);
+    if (res.response.status !== 200) throw new Error(`GET game: ${res.response.status} ${JSON.stringify(res.error)}`);
+    return res.data!.state;
   };
   const deadline = performance.now() + GAME_MS;
   let made = 0;
@@ -106,14 +112,17 @@ async function personPlays(
     if (made === moves) {
       // On its own turn, so that no move of the bot's is on its way.
       await beforeResign();
-      const resigned = await callAs(server.url, token, 'POST', `/api/board/game/${gameId}/resign`);
-      if (resigned.status !== 200) throw new Error(`resign: ${resigned.status} ${JSON.stringify(resigned.body)}`);
+      const resigned = await person.api.POST('/api/board/game/{gameId}/resign', game);
+      if (resigned.response.status !== 200) {
+        throw new Error(`resign: ${resigned.response.status} ${JSON.stringify(resigned.error)}`);
+      }
       continue;
     }
-    const legal = await callAs(server.url, token, 'GET', `/api/board/game/${gameId}/moves`);
-    const uci = legal.body.moves[0].uci as string;
-    const moved = await callAs(server.url, token, 'POST', `/api/board/game/${gameId}/move/${uci}`);
-    if (moved.status !== 200) throw new Error(`move ${uci}: ${moved.status} ${JSON.stringify(moved.body)}`);
+    const legal = await person.unwrap(person.api.GET('/api/board/game/{gameId}/moves', game));
+    const uci = legal.moves[0]!.uci;
+    const moved = await person.api.POST('/api/board/game/{gameId}/move/{uci}', { params: { path: { gameId, uci } } });
+    if (moved.response.status !== 200)
+      throw new Error(`move ${uci}: ${moved.response.status} ${JSON.stringify(moved.error)}`);
     made += 1;
   }
 }
@@ -187,6 +196,7 @@ suite('lichess bots play here, unmodified but for the base URL', { timeout: 90_0
     // 1. Ann, a person, challenges Gamma as white; Gamma accepts on its event stream.
     const gamma = await startBot('gamma-bot', 'Gamma Bot', { seed: 5 });
     const ann = await issue('ann', 'Ann', false);
+    // Sent raw, as a form: lichess clients send one, and the typed client speaks JSON.
     const res = await fetch(`${server.url}/api/challenge/${gamma.id}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ann}`, 'content-type': 'application/x-www-form-urlencoded' },
@@ -231,14 +241,20 @@ suite('lichess bots play here, unmodified but for the base URL', { timeout: 90_0
     // 2. A bot and a person: the person reads the bot's greeting in the game's chat, answers, and the bot gets it.
     const zeta = await startBot('zeta-bot', 'Zeta Bot', { seed: 6, greeting: 'hello, human' });
     const bob = await issue('bob', 'Bob', false);
-    const made = await callAs(server.url, bob, 'POST', `/api/challenge/${zeta.id}`, { color: 'white' });
-    t.assert.equal(made.status, 200);
-    const gameId = made.body.id as string;
+    const asBob = clientOf(server.url, bob);
+    const made = await asBob.api.POST('/api/challenge/{playerId}', {
+      params: { path: { playerId: zeta.id } },
+      body: { color: 'white' },
+    });
+    t.assert.equal(made.response.status, 200);
+    const gameId = made.data!.id;
     await accepted(bob, gameId);
     const chat = async () => {
-      const res = await callAs(server.url, bob, 'GET', `/api/board/game/${gameId}/chat`);
-      assertLichess('PlayerGameChat', res.body);
-      return res.body as { user: string; text: string }[];
+      const lines = await asBob.unwrap(
+        asBob.api.GET('/api/board/game/{gameId}/chat', { params: { path: { gameId } } }),
+      );
+      assertLichess('PlayerGameChat', lines);
+      return lines;
     };
     const talk = async () => {
       let seen: { user: string; text: string }[] = [];
@@ -249,6 +265,7 @@ suite('lichess bots play here, unmodified but for the base URL', { timeout: 90_0
         await sleep(20);
       }
       t.assert.deepEqual(seen, [{ user: 'Zeta Bot', text: 'hello, human' }]);
+      // Said as a form, as lichess clients say it (raw: the typed client speaks JSON).
       const said = await fetch(`${server.url}/api/board/game/${gameId}/chat`, {
         method: 'POST',
         headers: { authorization: `Bearer ${bob}`, 'content-type': 'application/x-www-form-urlencoded' },

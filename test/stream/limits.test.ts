@@ -10,6 +10,7 @@ import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import { storeWith } from '../helpers/store.ts';
 import type { GameStore } from '../../src/store/store.ts';
 import { listenApp, openStream, waitUntil } from './helpers.ts';
+import { clientOf, gameAction } from '../helpers/client.ts';
 
 test('a malformed id is 400 INVALID_GAME_ID and an unknown one 404 GAME_NOT_FOUND, as JSON, not a stream', async (t: TestContext) => {
   const server = await listenApp(t);
@@ -52,7 +53,7 @@ test('the third stream of a client is 429 RATE_LIMITED with Retry-After; closing
   t.assert.equal(server.openStreams(), 2);
 
   // 2. The two streams are untouched by the refusal.
-  const move = await fetch(`${server.url}/api/board/game/${a}/move/e2e4`, { method: 'POST' });
+  const move = await gameAction(clientOf(server.url), a, 'move/e2e4');
   t.assert.equal(move.status, 200);
   await first.waitForEvents(2);
 

@@ -3,12 +3,13 @@
  * their latency by route, games created, moves applied and store commit latency, each moving as it should.
  */
 import { test, type TestContext } from 'node:test';
-import { call, listenApp, metricValue, parseMetrics, waitUntil, type ListeningApp, type Sample } from './helpers.ts';
+import { listenApp, metricValue, parseMetrics, waitUntil, type ListeningApp, type Sample } from './helpers.ts';
+import { clientOf, gameAction } from '../helpers/client.ts';
 
 const MOVE_ROUTE = { method: 'POST', route: '/api/board/game/:gameId/move/:uci' };
 
 async function scrape(server: ListeningApp): Promise<Sample[]> {
-  const res = await fetch(`${server.url}/metrics`);
+  const res = await fetch(`${server.url}/metrics`); // Prometheus text, not an operation of the API's document
   if (res.status !== 200) throw new Error(`GET /metrics: ${res.status}`);
   const type = res.headers.get('content-type') ?? '';
   if (!type.startsWith('text/plain')) throw new Error(`GET /metrics: content-type ${type}`);
@@ -17,7 +18,7 @@ async function scrape(server: ListeningApp): Promise<Sample[]> {
 
 test('metrics of streams, requests, games, moves and store commits move as expected', async (t: TestContext) => {
   const server = await listenApp(t);
-  const base = `${server.url}/api/board/game`;
+  const client = clientOf(server.url);
   const before = await scrape(server);
   const delta = (after: Sample[], name: string, labels?: Record<string, string>) =>
     metricValue(after, name, labels) - metricValue(before, name, labels);
@@ -37,9 +38,9 @@ test('metrics of streams, requests, games, moves and store commits move as expec
   t.assert.equal(metricValue(before, 'streams_open'), 0);
 
   // 1. Two games (one from FEN), two streams on the first: two gameFull events.
-  const id = (await call(base)).body.gameId as string;
-  const fen = await call(`${base}/import/fen`, 'POST', { fen: '4k3/P7/8/8/8/8/8/4K3 w - - 0 1' });
-  t.assert.equal(fen.status, 201);
+  const { gameId: id } = await client.unwrap(client.api.POST('/api/board/game', { body: {} }));
+  const fen = await client.api.POST('/api/board/game/import/fen', { body: { fen: '4k3/P7/8/8/8/8/8/4K3 w - - 0 1' } });
+  t.assert.equal(fen.response.status, 201);
   const streams = [await server.open(id), await server.open(id)];
   for (const stream of streams) await stream.waitForEvents(1);
   let now = await scrape(server);
@@ -49,13 +50,14 @@ test('metrics of streams, requests, games, moves and store commits move as expec
   t.assert.equal(delta(now, 'stream_events_sent_total'), 2);
 
   // 2. Two moves and an undo on the streamed game, a pending promotion and its move on the other, one refusal.
-  for (const path of [`${id}/move/e2e4`, `${id}/move/e7e5`, `${id}/undo`]) {
-    t.assert.equal((await call(`${base}/${path}`)).status, 200, path);
+  for (const path of ['move/e2e4', 'move/e7e5', 'undo'] as const) {
+    t.assert.equal((await gameAction(client, id, path)).status, 200, path);
   }
-  const other = fen.body.gameId as string;
-  t.assert.equal((await call(`${base}/${other}/move/a7a8`)).body.status, 'promotionPending');
-  t.assert.equal((await call(`${base}/${other}/move/a7a8q`)).status, 200);
-  t.assert.equal((await call(`${base}/${id}/move/e2e5`)).status, 400);
+  const other = fen.data!.gameId;
+  const pending = await gameAction(client, other, 'move/a7a8');
+  t.assert.equal(pending.data && 'status' in pending.data ? pending.data.status : undefined, 'promotionPending');
+  t.assert.equal((await gameAction(client, other, 'move/a7a8q')).status, 200);
+  t.assert.equal((await gameAction(client, id, 'move/e2e5')).status, 400);
   for (const stream of streams) await stream.waitForEvents(4);
   now = await scrape(server);
   t.assert.equal(delta(now, 'moves_applied_total'), 3, 'a pending promotion is not a move applied');

@@ -6,9 +6,10 @@
  */
 import { test, type TestContext } from 'node:test';
 import type { Change } from '../../src/domain/game.ts';
-import { call, listenApp, scriptedChanges, waitUntil, type ListeningApp, type StreamClient } from './helpers.ts';
+import { listenApp, scriptedChanges, waitUntil, type ListeningApp, type StreamClient } from './helpers.ts';
+import { clientOf, gameAction, type GameAction } from '../helpers/client.ts';
 
-type Step = [path: string, rejection?: string];
+type Step = [path: GameAction, rejection?: string];
 
 /**
  * Three games that together make 50 changes of every kind, with rejected requests in between.
@@ -99,11 +100,19 @@ const GAMES: { fen?: string; steps: Step[] }[] = [
 ];
 
 async function createGame(server: ListeningApp, fen?: string): Promise<string> {
+  const { api } = clientOf(server.url);
   const res = fen
-    ? await call(`${server.url}/api/board/game/import/fen`, 'POST', { fen })
-    : await call(`${server.url}/api/board/game`);
-  if (res.status !== 201) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.gameId as string;
+    ? await api.POST('/api/board/game/import/fen', { body: { fen } })
+    : await api.POST('/api/board/game', { body: {} });
+  if (res.response.status !== 201)
+    throw new Error(`create failed: ${res.response.status} ${JSON.stringify(res.error)}`);
+  return res.data!.gameId;
+}
+
+/** The game's full view, through the client. */
+async function gameOf(server: ListeningApp, gameId: string) {
+  const client = clientOf(server.url);
+  return client.unwrap(client.api.GET('/api/board/game/{gameId}', { params: { path: { gameId } } }));
 }
 
 test('two subscribers get the same 50 changes of every kind, each once, in order, as answered', async (t: TestContext) => {
@@ -111,24 +120,25 @@ test('two subscribers get the same 50 changes of every kind, each once, in order
   let successes = 0;
   for (const { fen, steps } of GAMES) {
     const id = await createGame(server, fen);
-    const base = `${server.url}/api/board/game/${id}`;
-    const initial = (await call(base, 'GET')).body;
+    const client = clientOf(server.url);
+    const initial = await gameOf(server, id);
     const subscribers = [await server.open(id), await server.open(id)];
     for (const subscriber of subscribers) t.assert.equal(subscriber.status, 200);
 
     const expected: unknown[] = [{ type: 'gameFull', game: initial }];
     for (const [path, rejection] of steps) {
-      const res = await call(`${base}/${path}`);
+      const res = await gameAction(client, id, path);
       if (rejection) {
-        t.assert.equal(res.status, 400, `${path}: ${JSON.stringify(res.body)}`);
-        t.assert.equal(res.body.code, rejection, `${path}`);
+        t.assert.equal(res.status, 400, `${path}: ${JSON.stringify(res.data)}`);
+        t.assert.equal(res.error?.code, rejection, `${path}`);
         continue;
       }
-      t.assert.equal(res.status, 200, `${path}: ${JSON.stringify(res.body)}`);
+      t.assert.equal(res.status, 200, `${path}: ${JSON.stringify(res.error)}`);
       successes++;
       // move, undo and redo answer the GameState; resign and draw actions answer {ok:true}.
-      const state = 'fen' in res.body ? res.body : (await call(base, 'GET')).body.state;
-      if (!('fen' in res.body)) t.assert.deepEqual(res.body, { ok: true });
+      const body = res.data!;
+      const state = 'fen' in body ? body : (await gameOf(server, id)).state;
+      if (!('fen' in body)) t.assert.deepEqual(body, { ok: true });
       expected.push({ type: 'gameState', state });
     }
     const lastAnswer = performance.now();
@@ -154,10 +164,10 @@ test('two subscribers get the same 50 changes of every kind, each once, in order
 test('a rejected request sends nothing: the next line is the next successful change', async (t: TestContext) => {
   const server = await listenApp(t);
   const id = await createGame(server);
-  const base = `${server.url}/api/board/game/${id}`;
+  const client = clientOf(server.url);
   const stream = await server.open(id);
   await stream.waitForEvents(1);
-  const rejected: [string, string][] = [
+  const rejected: [GameAction, string][] = [
     ['move/e2e5', 'INVALID_MOVE'],
     ['move/e7e5', 'INVALID_MOVE'],
     ['move/e2e4x', 'INVALID_UCI'],
@@ -166,28 +176,28 @@ test('a rejected request sends nothing: the next line is the next successful cha
     ['draw/accept', 'NO_DRAW_OFFER'],
     ['draw/decline', 'NO_DRAW_OFFER'],
     ['draw/claim', 'CLAIM_NOT_AVAILABLE'],
-    ['draw/surrender', 'INVALID_ACTION'],
+    ['draw/surrender' as GameAction, 'INVALID_ACTION'], // outside the document's vocabulary on purpose
   ];
   for (const [path, code] of rejected) {
-    const res = await call(`${base}/${path}`);
-    t.assert.equal(res.body.code, code, path);
+    const res = await gameAction(client, id, path);
+    t.assert.equal(res.error?.code, code, path);
   }
-  const sentinel = await call(`${base}/move/d2d4`);
+  const sentinel = await gameAction(client, id, 'move/d2d4');
   t.assert.equal(sentinel.status, 200);
   await stream.waitForEvents(2);
-  t.assert.deepEqual(stream.events[1], { type: 'gameState', state: sentinel.body });
+  t.assert.deepEqual(stream.events[1], { type: 'gameState', state: sentinel.data });
   // Wait a little longer for anything that might trail: nothing may come.
-  const two = await call(`${base}/undo`);
+  const two = await gameAction(client, id, 'undo');
   await stream.waitForEvents(3);
   t.assert.equal(stream.events.length, 3);
-  t.assert.deepEqual(stream.events[2], { type: 'gameState', state: two.body });
+  t.assert.deepEqual(stream.events[2], { type: 'gameState', state: two.data });
 });
 
 test('subscribers that join during a burst get a consistent snapshot and then every later change once', async (t: TestContext) => {
   const server = await listenApp(t);
   const created = await server.games.create({});
   const id = created.record.id;
-  const initial = { type: 'gameFull', game: (await call(`${server.url}/api/board/game/${id}`, 'GET')).body };
+  const initial = { type: 'gameFull', game: await gameOf(server, id) };
   const first = await server.open(id);
   await first.waitForEvents(1);
 
@@ -252,32 +262,34 @@ function indexOfSnapshot(stream: StreamClient, reference: StreamClient): number 
 test('the stream stays open after a mate and delivers its undo and redo', async (t: TestContext) => {
   const server = await listenApp(t, { heartbeatMs: 50 });
   const id = await createGame(server);
-  const base = `${server.url}/api/board/game/${id}`;
+  const client = clientOf(server.url);
+  const move = (uci: string) =>
+    client.unwrap(client.api.POST('/api/board/game/{gameId}/move/{uci}', { params: { path: { gameId: id, uci } } }));
   const stream = await server.open(id);
   const answers = [];
-  for (const uci of ['f2f3', 'e7e5', 'g2g4', 'd8h4']) answers.push((await call(`${base}/move/${uci}`)).body);
-  t.assert.equal(answers[3].status, 'checkmate');
-  t.assert.equal(answers[3].winner, 'black');
+  for (const uci of ['f2f3', 'e7e5', 'g2g4', 'd8h4']) answers.push(await move(uci));
+  t.assert.equal(answers[3]!.status, 'checkmate');
+  t.assert.equal(answers[3]!.winner, 'black');
   await stream.waitForEvents(5);
   const mateSeen = stream.lines.length;
   await stream.waitFor(() => stream.lines.slice(mateSeen).filter(l => l === '').length >= 2, 'heartbeats after mate');
   t.assert.equal(stream.done, false);
 
-  const undone = await call(`${base}/undo`);
-  t.assert.equal(undone.status, 200);
-  t.assert.equal(undone.body.status, 'started');
-  const redone = await call(`${base}/redo`);
-  t.assert.equal(redone.body.status, 'checkmate');
+  const undone = await client.api.POST('/api/board/game/{gameId}/undo', { params: { path: { gameId: id } } });
+  t.assert.equal(undone.response.status, 200);
+  t.assert.equal(undone.data?.status, 'started');
+  const redone = await client.api.POST('/api/board/game/{gameId}/redo', { params: { path: { gameId: id } } });
+  t.assert.equal(redone.data?.status, 'checkmate');
   await stream.waitForEvents(7);
   t.assert.deepEqual(
     stream.events.slice(1),
-    [...answers, undone.body, redone.body].map(state => ({ type: 'gameState', state })),
+    [...answers, undone.data, redone.data].map(state => ({ type: 'gameState', state })),
   );
 
   // After a final end (resignation) the stream stays open too.
   const other = await createGame(server);
   const resigned = await server.open(other);
-  t.assert.equal((await call(`${server.url}/api/board/game/${other}/resign`)).status, 200);
+  t.assert.equal((await gameAction(client, other, 'resign')).status, 200);
   await resigned.waitForEvents(2);
   t.assert.equal(resigned.events[1].state.status, 'resign');
   const seen = resigned.lines.length;

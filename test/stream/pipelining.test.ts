@@ -6,6 +6,7 @@
 import { connect } from 'node:net';
 import { test, type TestContext } from 'node:test';
 import { listenApp } from './helpers.ts';
+import { clientOf } from '../helpers/client.ts';
 
 interface Answer {
   status: number;
@@ -48,8 +49,8 @@ const request = (method: string, path: string, host: string): string =>
 test('pipelined requests are answered in order, each after the effects of those before it', async (t: TestContext) => {
   const server = await listenApp(t);
   const host = new URL(server.url).host;
-  const created = await fetch(`${server.url}/api/board/game`, { method: 'POST' });
-  const { gameId } = (await created.json()) as { gameId: string };
+  const client = clientOf(server.url);
+  const { gameId } = await client.unwrap(client.api.POST('/api/board/game', { body: {} }));
   const game = `/api/board/game/${gameId}`;
   const steps: Array<[string, string]> = [
     ['POST', `${game}/move/e2e4`],

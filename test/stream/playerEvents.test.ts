@@ -5,30 +5,36 @@
  * send nothing); heartbeats, the per-client cap and the shutdown line as on game streams. On SQLite, and across
  * two PostgreSQL instances (the games made through the other one).
  */
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, suite, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callAs, startServer, twoPostgresInstances, type ServerProcess } from '../helpers/server.ts';
+import { startServer, twoPostgresInstances, type ServerProcess } from '../helpers/server.ts';
+import { clientOf, gameAction, type GameAction } from '../helpers/client.ts';
+import { ChessApiError, type components } from 'chess-game-service-client';
 import { postgresSkip } from '../helpers/postgres.ts';
 import { openStream, type StreamClient } from './helpers.ts';
 
 const SERVICE = 'event-stream-service-token';
-const BASE = '/api/board/game';
 
-/** A request that must succeed: its body. */
-const call = async (base: string, token: string, method: string, path: string, body?: unknown) => {
-  const res = await callAs(base, token, method, path, body);
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
+const issue = async (base: string, id: string) => {
+  const service = clientOf(base, SERVICE);
+  return service.unwrap(service.api.POST('/api/tokens', { body: { player: { id, displayName: id } } }));
 };
 
-const issue = async (base: string, id: string) =>
-  (await call(base, SERVICE, 'POST', '/api/tokens', { player: { id, displayName: id } })) as {
-    token: string;
-    player: { id: string; displayName: string };
-  };
+/** A game created through `base` as the holder of `token`; its id. */
+const create = async (base: string, token: string, body: components['schemas']['CreateGameRequest'] = {}) => {
+  const client = clientOf(base, token);
+  return (await client.unwrap(client.api.POST('/api/board/game', { body }))).gameId;
+};
+
+/** A change that must succeed, through `base` as the holder of `token`. */
+const act = async (base: string, token: string, gameId: string, action: GameAction) => {
+  const res = await gameAction(clientOf(base, token), gameId, action);
+  if (res.status >= 300) throw new Error(`${action}: ${res.status} ${JSON.stringify(res.error)}`);
+};
 
 /** The stream's events as [type, gameId], and the ids of one type. */
 const seen = (stream: StreamClient) => stream.events.map(event => [event.type, event.game?.gameId]);
@@ -41,10 +47,10 @@ async function scenario(t: TestContext, a: string, b: string, tag: string): Prom
   const [ann, bob] = [await issue(a, `ann-${tag}`), await issue(a, `bob-${tag}`)];
   // Two games already ongoing, and one already over, before the stream opens (games between two players are
   // paired by the service).
-  const before1 = (await call(b, SERVICE, 'POST', BASE, { white: ann.player, black: bob.player })).gameId;
-  const before2 = (await call(b, SERVICE, 'POST', BASE, { white: bob.player, black: ann.player })).gameId;
-  const overBefore = (await call(b, SERVICE, 'POST', BASE, { white: ann.player, black: bob.player })).gameId;
-  await call(b, ann.token, 'POST', `${BASE}/${overBefore}/resign`);
+  const before1 = await create(b, SERVICE, { white: ann.player, black: bob.player });
+  const before2 = await create(b, SERVICE, { white: bob.player, black: ann.player });
+  const overBefore = await create(b, SERVICE, { white: ann.player, black: bob.player });
+  await act(b, ann.token, overBefore, 'resign');
 
   const stream = await openStream(`${a}/api/stream/event`, { headers: { authorization: `Bearer ${ann.token}` } });
   t.after(() => stream.close());
@@ -59,18 +65,19 @@ async function scenario(t: TestContext, a: string, b: string, tag: string): Prom
 
   // Games created while the stream is open: a game against Bob (paired by the service), a practice board, Bob's
   // practice board (nothing), a PGN imported already over (nothing).
-  const versus = (await call(b, SERVICE, 'POST', BASE, { white: ann.player, black: bob.player })).gameId;
-  const practice = (await call(b, ann.token, 'POST', BASE)).gameId;
-  await call(b, bob.token, 'POST', BASE);
+  const versus = await create(b, SERVICE, { white: ann.player, black: bob.player });
+  const practice = await create(b, ann.token);
+  await create(b, bob.token);
   const mate = '1. f3 e5 2. g4 Qh4# 0-1';
-  const importedOver = (await call(b, ann.token, 'POST', `${BASE}/import/pgn`, { pgn: mate })).gameId;
+  const annAtB = clientOf(b, ann.token);
+  const importedOver = (await annAtB.unwrap(annAtB.api.POST('/api/board/game/import/pgn', { body: { pgn: mate } })))
+    .gameId;
   // Ends: a resignation, an agreed draw, a mate; then an undo of the mate resumes its game.
-  await call(b, bob.token, 'POST', `${BASE}/${before1}/resign`);
-  await call(b, ann.token, 'POST', `${BASE}/${versus}/draw/offer`);
-  await call(b, bob.token, 'POST', `${BASE}/${versus}/draw/accept`);
-  for (const uci of ['f2f3', 'e7e5', 'g2g4', 'd8h4'])
-    await call(b, ann.token, 'POST', `${BASE}/${practice}/move/${uci}`);
-  await call(b, ann.token, 'POST', `${BASE}/${practice}/undo`);
+  await act(b, bob.token, before1, 'resign');
+  await act(b, ann.token, versus, 'draw/offer');
+  await act(b, bob.token, versus, 'draw/accept');
+  for (const uci of ['f2f3', 'e7e5', 'g2g4', 'd8h4']) await act(b, ann.token, practice, `move/${uci}`);
+  await act(b, ann.token, practice, 'undo');
   const expected = [
     ['gameStart', versus],
     ['gameStart', practice],
@@ -118,9 +125,15 @@ suite('player event streams on SQLite', { timeout: 60_000 }, () => {
   });
 
   test('a service token names the player (INVALID_QUERY without one); heartbeats; the per-client cap', async (t: TestContext) => {
-    const unnamed = await fetch(`${server.url}/api/stream/event`, { headers: { authorization: `Bearer ${SERVICE}` } });
+    const unnamed = await clientOf(server.url, SERVICE)
+      .stream('/api/stream/event')
+      .then(
+        () => assert.fail('a stream with no player named'),
+        (error: unknown) => error,
+      );
+    assert.ok(unnamed instanceof ChessApiError, String(unnamed));
     t.assert.equal(unnamed.status, 400);
-    t.assert.deepEqual(await unnamed.json(), {
+    t.assert.deepEqual(unnamed.body, {
       code: 'INVALID_QUERY',
       message: 'name the player whose events to follow: ?player=ID',
       field: 'player',

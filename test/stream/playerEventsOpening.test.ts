@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, suite, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callAs, startServer, type ServerProcess } from '../helpers/server.ts';
+import { startServer, type ServerProcess } from '../helpers/server.ts';
+import { clientOf, gameAction } from '../helpers/client.ts';
 import { databaseOfFile } from '../helpers/postgres.ts';
 import { makeTestApp } from '../helpers/app.ts';
 import { storeWith } from '../helpers/store.ts';
@@ -19,7 +20,6 @@ import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import { openStream, type StreamClient } from './helpers.ts';
 
 const SERVICE = 'opening-list-service-token';
-const BASE = '/api/board/game';
 const GAMES = 300;
 const MOVERS = 10;
 const STREAMS = 6;
@@ -35,9 +35,9 @@ async function createGames(base: string, player: string, count: number, parallel
       while (next < count) {
         const i = next++;
         const body = { white: { id: player, displayName: player }, black: { id: `o${i}`, displayName: `O${i}` } };
-        const res = await callAs(base, SERVICE, 'POST', BASE, body);
-        if (res.status !== 201) throw new Error(`create: ${res.status} ${JSON.stringify(res.body)}`);
-        ids.push(res.body.gameId as string);
+        const res = await clientOf(base, SERVICE).api.POST('/api/board/game', { body });
+        if (res.response.status !== 201) throw new Error(`create: ${res.response.status} ${JSON.stringify(res.error)}`);
+        ids.push(res.data!.gameId);
       }
     }),
   );
@@ -58,8 +58,8 @@ function startMovers(base: string, ids: string[]) {
     while (running) {
       const id = own[Math.floor(Math.random() * own.length)]!;
       const action = moved.has(id) ? 'undo' : 'move/e2e4';
-      const res = await callAs(base, SERVICE, 'POST', `${BASE}/${id}/${action}`);
-      if (res.status !== 200) failures.push(`${action} ${id}: ${res.status} ${JSON.stringify(res.body)}`);
+      const res = await gameAction(clientOf(base, SERVICE), id, action);
+      if (res.status !== 200) failures.push(`${action} ${id}: ${res.status} ${JSON.stringify(res.error)}`);
       else {
         changes++;
         if (moved.has(id)) moved.delete(id);

@@ -11,23 +11,19 @@
  */
 import type { TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callAs, within } from '../helpers/server.ts';
+import { within } from '../helpers/server.ts';
+import { clientOf, gameAction } from '../helpers/client.ts';
+// The streams are read raw (openStream): the test checks that each ends cleanly, with no cut line.
 import { openStream } from './helpers.ts';
 
 /** The bound of DECISIONS §13a. */
 export const REVOKED_STREAMS_END_MS = 1000;
 
-export interface Issued {
-  id: string;
-  token: string;
-  player: { id: string; displayName: string };
-}
-
 /** Issues a token for the player `id` through `base` (a second call issues another token of the same player). */
-export async function issueToken(base: string, service: string, id: string): Promise<Issued> {
-  const res = await callAs(base, service, 'POST', '/api/tokens', { player: { id, displayName: id } });
-  if (res.status !== 201) throw new Error(`issue: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body as Issued;
+export async function issueToken(base: string, service: string, id: string) {
+  const res = await clientOf(base, service).api.POST('/api/tokens', { body: { player: { id, displayName: id } } });
+  if (res.response.status !== 201) throw new Error(`issue: ${res.response.status} ${JSON.stringify(res.error)}`);
+  return res.data!;
 }
 
 export interface RevocationOptions {
@@ -44,9 +40,11 @@ export async function revocationScenario(t: TestContext, options: RevocationOpti
   const ann = await issueToken(streamsOn, service, `ann-${tag}`);
   const annAgain = await issueToken(streamsOn, service, `ann-${tag}`); // another token of the same player
   const cid = await issueToken(streamsOn, service, `cid-${tag}`);
-  const created = await callAs(streamsOn, service, 'POST', '/api/board/game', { white: ann.player, black: cid.player });
-  t.assert.equal(created.status, 201);
-  const gameId = created.body.gameId as string;
+  const created = await clientOf(streamsOn, service).api.POST('/api/board/game', {
+    body: { white: ann.player, black: cid.player },
+  });
+  t.assert.equal(created.response.status, 201);
+  const gameId = created.data!.gameId;
   const gamePath = `/api/board/game/${gameId}/stream`;
   const open = async (what: string, path: string, token: string) => {
     const stream = await openStream(`${streamsOn}${path}`, { headers: { authorization: `Bearer ${token}` } });
@@ -76,8 +74,8 @@ export async function revocationScenario(t: TestContext, options: RevocationOpti
   if (options.revoke) {
     await options.revoke(ann.id);
   } else {
-    const res = await callAs(revokeOn, service, 'DELETE', `/api/tokens/${ann.id}`);
-    t.assert.deepEqual([res.status, res.body], [200, { ok: true }]);
+    const res = await clientOf(revokeOn, service).api.DELETE('/api/tokens/{id}', { params: { path: { id: ann.id } } });
+    t.assert.deepEqual([res.response.status, res.data], [200, { ok: true }]);
   }
   const since = performance.now();
 
@@ -96,7 +94,7 @@ export async function revocationScenario(t: TestContext, options: RevocationOpti
   }
   // The token is refused by both instances from now on.
   for (const base of new Set([streamsOn, revokeOn])) {
-    t.assert.equal((await callAs(base, ann.token, 'GET', '/api/account')).status, 401);
+    t.assert.equal((await clientOf(base, ann.token).api.GET('/api/account')).response.status, 401);
   }
 
   // The streams of the other tokens stay open past the bound, and go on: a move reaches the game streams.
@@ -104,7 +102,7 @@ export async function revocationScenario(t: TestContext, options: RevocationOpti
   for (const { what, stream } of kept) t.assert.equal(stream.done, false, `${what} stays open`);
   const games = kept.filter(({ what }) => what.endsWith('game stream'));
   const before = games.map(({ stream }) => stream.events.length);
-  t.assert.equal((await callAs(revokeOn, annAgain.token, 'POST', `/api/board/game/${gameId}/move/e2e4`)).status, 200);
+  t.assert.equal((await gameAction(clientOf(revokeOn, annAgain.token), gameId, 'move/e2e4')).status, 200);
   for (const [index, { what, stream }] of games.entries()) {
     const [line] = (await stream.waitForEvents(before[index]! + 1)).slice(-1) as [any];
     t.assert.deepEqual([line.type, line.state.moves], ['gameState', ['e2e4']], what);

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { startServer, within } from '../helpers/server.ts';
-import { call, openSilentClient, openStream, type StreamClient } from './helpers.ts';
+import { openSilentClient, openStream, type StreamClient } from './helpers.ts';
+import { clientOf, gameAction } from '../helpers/client.ts';
 
 test('SIGTERM: each stream gets SERVER_SHUTDOWN and ends, and the process exits 0', async (t: TestContext) => {
   const dir = mkdtempSync(join(tmpdir(), 'stream-shutdown-'));
@@ -18,13 +19,15 @@ test('SIGTERM: each stream gets SERVER_SHUTDOWN and ends, and the process exits 
   const base = `${server.url}/api/board/game`;
 
   // 1. Two games, four streams that read and one client that never reads.
-  const a = (await call(base)).body.gameId as string;
-  const b = (await call(base)).body.gameId as string;
+  const client = clientOf(server.url);
+  const create = async () => (await client.unwrap(client.api.POST('/api/board/game', { body: {} }))).gameId;
+  const a = await create();
+  const b = await create();
   const streams: StreamClient[] = [];
   for (const id of [a, a, a, b]) streams.push(await openStream(`${base}/${id}/stream`));
   const silent = await openSilentClient(`${base}/${a}/stream`);
   t.after(() => silent.socket.destroy());
-  t.assert.equal((await call(`${base}/${a}/move/e2e4`)).status, 200);
+  t.assert.equal((await gameAction(client, a, 'move/e2e4')).status, 200);
   for (const [i, stream] of streams.entries()) await stream.waitForEvents(i < 3 ? 2 : 1);
 
   // 2. SIGTERM: the readers get the error line, then a clean end of the response.
