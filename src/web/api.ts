@@ -272,7 +272,7 @@ export const api = {
   /** A correspondence seek: answered at once with its id, open until paired or withdrawn (cancelSeek). */
   seekCorrespondence: async (body: SeekBody): Promise<{ id: string }> => {
     const created = await data(() => client().api.POST('/api/board/seek', { body }));
-    if (typeof created === 'object') return created; // a correspondence seek is answered {id}, not NDJSON
+    if ('id' in created) return created; // a correspondence seek is answered {id}, not NDJSON
     throw new ApiError(200, 'SEEK_FAILED', 'the service did not answer the seek with its id');
   },
   cancelSeek: async (id: string) =>
