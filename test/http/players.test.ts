@@ -5,7 +5,7 @@
  * same suite runs on SQLite and on PostgreSQL.
  */
 import { suite, test, type TestContext } from 'node:test';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { restoreGame } from '../../src/domain/game.ts';
 import { playerActor } from '../../src/domain/seats.ts';
 import { gameStateOf } from '../../src/domain/views.ts';
@@ -16,7 +16,7 @@ import type { GameStore } from '../../src/store/store.ts';
 import type { TokenStore } from '../../src/store/tokens.ts';
 import type { GameState, PlayerInfo } from '../../src/contract/shapes.ts';
 import type { ErrorCode } from '../../src/contract/vocabulary.ts';
-import { assertError, json, makeTestApp, responseChecker, type ResponseChecker } from '../helpers/app.ts';
+import { assertError, json, makeTestApp, requestsAs, type RequestAs } from '../helpers/app.ts';
 import { databaseOfFile } from '../helpers/postgres.ts';
 import { findSerialOrder, labelOf, random, shuffled, urlOf, type Op } from '../helpers/serialOrder.ts';
 
@@ -28,9 +28,8 @@ type Store = GameStore & TokenStore;
 interface PlayersApp {
   app: FastifyInstance;
   store: Store;
-  checker: ResponseChecker;
   /** A request as `token` (none: no Authorization), its answer checked against the OpenAPI document. */
-  as: (token: string | undefined, request: InjectOptions | string) => Promise<LightMyRequestResponse>;
+  as: RequestAs;
   /** Issues a token for a new player with this name (ids are unique per call). */
   player: (name: string) => Promise<{ info: PlayerInfo; token: string; id: string }>;
 }
@@ -46,16 +45,7 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
         await app.close();
         await store.close();
       });
-      const checker = await responseChecker(app);
-      const as: PlayersApp['as'] = async (token, request) => {
-        const options = typeof request === 'string' ? { url: request } : request;
-        const res = await app.inject({
-          ...options,
-          headers: { ...options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        });
-        checker.check(res);
-        return res;
-      };
+      const as = await requestsAs(app);
       const player: PlayersApp['player'] = async displayName => {
         const info = { id: `${displayName.toLowerCase()}-${++unique}-${name.length}`, displayName };
         const res = await as(SERVICE_TOKEN, { method: 'POST', url: '/api/tokens', payload: { player: info } });
@@ -63,7 +53,7 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
         const { token, id } = json(res);
         return { info, token, id };
       };
-      return { app, store, checker, as, player };
+      return { app, store, as, player };
     };
 
     test('tokens: issued with a service token, shown once, kept as a hash, listed without secrets, revoked', async (t: TestContext) => {
