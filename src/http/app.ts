@@ -24,6 +24,7 @@ import { DEFAULTS } from '../config.ts';
 import type { GameStore } from '../store/store.ts';
 import { DomainError } from '../domain/errors.ts';
 import { answerClientError, registerErrorHandlers, toApiError } from './errors.ts';
+import { compilersFactory } from './compilers.ts';
 import { registerGuards, type RateLimitSettings } from './guards.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { gameRoutes } from './routes/games.ts';
@@ -133,6 +134,18 @@ function oneAtATimePerConnection(request: FastifyRequest, reply: FastifyReply, d
 
 /** The format of DECISIONS §15's text, for the validators: no unpaired surrogate. */
 const WELL_FORMED_FORMAT = { [WELL_FORMED]: (text: string) => text.isWellFormed() };
+/** The validators' and serializers' options: one object each for every app, as compilers.ts needs. */
+const AJV_OPTIONS = {
+  customOptions: {
+    coerceTypes: false,
+    allErrors: false,
+    // A body's unknown fields are ignored, never removed: a oneOf judges each branch on the whole object.
+    removeAdditional: false,
+    formats: WELL_FORMED_FORMAT,
+  },
+};
+// The serializer tells the branches of a union apart with a validator of its own: it knows the format too.
+const SERIALIZER_OPTIONS = { ajv: { formats: WELL_FORMED_FORMAT } };
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The query parameters of the API's routes (collected as they are added): the only ones logged as sent.
@@ -158,17 +171,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: deps.bodyLimit ?? DEFAULTS.bodyLimit,
     // Behind a reverse proxy the client address (the rate-limit key) comes from X-Forwarded-For.
     trustProxy: trustProxyOption(deps.trustProxy),
-    ajv: {
-      customOptions: {
-        coerceTypes: false,
-        allErrors: false,
-        // A body's unknown fields are ignored, never removed: a oneOf judges each branch on the whole object.
-        removeAdditional: false,
-        formats: WELL_FORMED_FORMAT,
-      },
-    },
-    // The serializer tells the branches of a union apart with a validator of its own: it knows the format too.
-    serializerOpts: { ajv: { formats: WELL_FORMED_FORMAT } },
+    ajv: AJV_OPTIONS,
+    serializerOpts: SERIALIZER_OPTIONS,
+    // Validators and serializers are shared by the process's apps, serializers built on first use (compilers.ts).
+    schemaController: { compilersFactory },
     // Requests that arrive while closing get a 503 ApiError from the hook below, not the framework's own body.
     return503OnClosing: false,
     // Long path parameters reach schema validation (INVALID_GAME_ID, INVALID_UCI...) instead of the router's
