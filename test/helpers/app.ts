@@ -356,7 +356,20 @@ export function assertError(res: LightMyRequestResponse, code: ErrorCode, field?
 export async function responseChecker(app: FastifyInstance): Promise<ResponseChecker> {
   const res = await app.inject({ method: 'GET', url: '/openapi.json' });
   if (res.statusCode !== 200) throw new Error(`GET /openapi.json failed: ${res.statusCode} ${res.body}`);
-  return new ResponseChecker(JSON.parse(res.body));
+  return checkerOf(res.body);
+}
+
+/** Checkers by their document's text: the apps and servers of a test process serve few different documents. */
+const checkers = new Map<string, ResponseChecker>();
+
+/** The checker of an OpenAPI document (its JSON text), with the validators it compiled for an identical one. */
+export function checkerOf(document: string): ResponseChecker {
+  let checker = checkers.get(document);
+  if (!checker) {
+    checker = new ResponseChecker(JSON.parse(document));
+    checkers.set(document, checker);
+  }
+  return checker;
 }
 
 export interface CheckedTestApp extends TestApp {

@@ -25,7 +25,7 @@ import type { Result } from '../../src/domain/errors.ts';
 import { newGame, type Change, type Game } from '../../src/domain/game.ts';
 import { drawAction, makeMove, undo } from '../../src/domain/transitions.ts';
 import { legalMovesOf } from '../../src/domain/views.ts';
-import { ResponseChecker } from '../helpers/app.ts';
+import { checkerOf, type ResponseChecker } from '../helpers/app.ts';
 
 /** Generous bounds: these tests must pass on a loaded two-core machine. */
 export const WAIT_MS = 15_000;
@@ -123,7 +123,7 @@ function documentChecker(origin: string): Promise<ResponseChecker> {
   if (!document) {
     document = fetch(`${origin}/openapi.json`).then(async res => {
       assert.equal(res.status, 200, `GET ${origin}/openapi.json`);
-      return new ResponseChecker(await res.json());
+      return checkerOf(await res.text());
     });
     documents.set(origin, document);
   }
