@@ -51,31 +51,40 @@ export interface LineDelta {
   length: number; // rows at or beyond it are deleted
 }
 
-/** Row `i` of a record's line (see lineRowsOf), read in place. */
-export function rowAt(record: GameRecord, i: number): MoveRow {
+/** The UCI of row `i` of a record's line (see lineRowsOf), read in place. */
+export function uciAt(record: GameRecord, i: number): string {
   const played = record.moves.length;
-  if (i < played) return { uci: record.moves[i]!, clock: record.moveClocks[i] ?? null };
-  return { uci: record.redo[record.redo.length - 1 - (i - played)]!, clock: null };
+  return i < played ? record.moves[i]! : record.redo[record.redo.length - 1 - (i - played)]!;
 }
 
-const sameRow = (a: GameRecord, b: GameRecord, i: number): boolean => {
-  const x = rowAt(a, i);
-  const y = rowAt(b, i);
-  return x.uci === y.uci && x.clock === y.clock;
-};
+/** The clock of row `i` of a record's line: the mover's time after a played move of a clocked game, else null. */
+export const clockAt = (record: GameRecord, i: number): number | null =>
+  i < record.moves.length ? (record.moveClocks[i] ?? null) : null;
+
+/** Row `i` of a record's line (see lineRowsOf), read in place. */
+export const rowAt = (record: GameRecord, i: number): MoveRow => ({ uci: uciAt(record, i), clock: clockAt(record, i) });
+
+const sameRow = (a: GameRecord, b: GameRecord, i: number): boolean =>
+  uciAt(a, i) === uciAt(b, i) && clockAt(a, i) === clockAt(b, i);
 
 /**
- * What to write of `next`'s line where `previous`'s is stored (all of it without a previous record). A change
- * leaves the moves before the shorter of the two played lists as they were, so the comparison starts there and
- * only checks the rest; a line of any length costs the same.
+ * How many rows of `previous`'s line `next` keeps as they are (all of `next`'s are new without a previous record),
+ * and `next`'s length. A change leaves the moves before the shorter of the two played lists as they were, so the
+ * comparison starts there and only checks the rest; a line of any length costs the same.
  */
-export function lineDelta(previous: GameRecord | undefined, next: GameRecord): LineDelta {
+export function keptRows(previous: GameRecord | undefined, next: GameRecord): { keep: number; length: number } {
   const length = next.moves.length + next.redo.length;
   const before = previous ? previous.moves.length + previous.redo.length : 0;
   let keep = previous ? Math.min(previous.moves.length, next.moves.length, length, before) : 0;
   // The played prefix is shared by construction; it is checked from its end back, where a change would show.
   while (keep > 0 && !sameRow(previous!, next, keep - 1)) keep--;
   while (keep < length && keep < before && sameRow(previous!, next, keep)) keep++;
+  return { keep, length };
+}
+
+/** What to write of `next`'s line where `previous`'s is stored (all of it without a previous record). */
+export function lineDelta(previous: GameRecord | undefined, next: GameRecord): LineDelta {
+  const { keep, length } = keptRows(previous, next);
   const rows: MoveRow[] = [];
   for (let i = keep; i < length; i++) rows.push(rowAt(next, i));
   return { keep, rows, length };

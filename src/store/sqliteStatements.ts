@@ -11,9 +11,10 @@ import type Database from 'better-sqlite3';
 import { restoreGame } from '../domain/game.ts';
 import { indexOfGame } from '../domain/transitions.ts';
 import {
-  lineDelta,
+  clockAt,
+  keptRows,
   recordOf,
-  rowAt,
+  uciAt,
   type GameData,
   type MoveRow,
   type StoredGameData,
@@ -107,10 +108,7 @@ export function storedDataOf(record: GameRecord): string {
   let tail: Array<[string, number | null]> | undefined;
   if (tailFrom < length) {
     tail = [];
-    for (let i = tailFrom; i < length; i++) {
-      const { uci, clock } = rowAt(record, i);
-      tail.push([uci, clock]);
-    }
+    for (let i = tailFrom; i < length; i++) tail.push([uciAt(record, i), clockAt(record, i)]);
   }
   const { white, black, startFen, pendingPromotion, drawOffer, takebackOffer, result, clock } = record;
   const data: GameData & StoredTail = {
@@ -138,13 +136,10 @@ export const recordOfRow = (games: GameStatements, row: GameRow): GameRecord =>
  * before its own tail are stored (all of them without a previous record), and deletes those beyond.
  */
 export function writeLine(games: GameStatements, next: GameRecord, previous?: GameRecord): void {
-  const { keep, length } = lineDelta(previous, next);
+  const { keep, length } = keptRows(previous, next);
   const stored = previous ? tailFromOf(previous.moves.length + previous.redo.length) : 0;
   const upTo = tailFromOf(length);
-  for (let i = Math.min(keep, stored); i < upTo; i++) {
-    const { uci, clock } = rowAt(next, i);
-    games.putMove.run(next.id, i, uci, clock);
-  }
+  for (let i = Math.min(keep, stored); i < upTo; i++) games.putMove.run(next.id, i, uciAt(next, i), clockAt(next, i));
   if (previous === undefined || stored > upTo) games.cutMoves.run(next.id, upTo);
 }
 
