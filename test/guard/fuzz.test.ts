@@ -48,7 +48,11 @@ const UCI = new RegExp(UCI_PATTERN);
 const SQUARE = new RegExp(SQUARE_PATTERN);
 const GAME_ID = new RegExp(GAME_ID_PATTERN);
 
-/** '.' and '..' are dot segments: every URL parser removes them (encoded or not), so the route changes. */
+/**
+ * '.' and '..' are dot segments: every URL parser removes them (encoded or not), so the route changes, and the path
+ * it becomes may be one the service serves for other methods only (`POST /api/board/game/./redo` is
+ * `POST /api/board/game/redo`, a game id's GET path): METHOD_NOT_ALLOWED (DECISIONS §19).
+ */
 const isDotSegment = (text: string) => text === '.' || text === '..';
 
 const codeOf = (res: LightMyRequestResponse): ErrorCode | undefined =>
@@ -174,9 +178,17 @@ test('game ids: random and mutated ids on every route', async (t: TestContext) =
     if (res.statusCode < 300 && method === 'POST') pool.changed(watched);
     const what = describeRequest(request);
     if (how === 'raw') {
-      expectOneOf(t, res, ['INVALID_GAME_ID', 'GAME_NOT_FOUND', 'NOT_FOUND', 'INVALID_UCI', ...codes], what);
+      // A raw id may hold slashes and dot segments: another path, perhaps one served for other methods only.
+      expectOneOf(
+        t,
+        res,
+        ['INVALID_GAME_ID', 'GAME_NOT_FOUND', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'INVALID_UCI', ...codes],
+        what,
+      );
     } else if (!GAME_ID.test(id)) {
-      if (id === '' || isDotSegment(id)) expectOneOf(t, res, ['INVALID_GAME_ID', 'NOT_FOUND', ...codes], what);
+      if (id === '') expectOneOf(t, res, ['INVALID_GAME_ID', 'NOT_FOUND', ...codes], what);
+      else if (isDotSegment(id))
+        expectOneOf(t, res, ['INVALID_GAME_ID', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', ...codes], what);
       else t.assert.equal(codeOf(res), 'INVALID_GAME_ID', what);
     } else if (!exists) {
       t.assert.equal(codeOf(res), 'GAME_NOT_FOUND', what);
