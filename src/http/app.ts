@@ -50,7 +50,7 @@ import type { PlayerTokens } from '../service/tokens.ts';
 import { redactQuery } from './redact.ts';
 import { allowedMethods } from './methods.ts';
 import { listingCursors } from './cursors.ts';
-import { completeErrorResponses, describeBody, plainStreamAnswers, readIntegerQueries } from './schemas.ts';
+import { completeErrorResponses, describeBody, readIntegerQueries } from './schemas.ts';
 import { StreamHub, streamErrorLine } from './stream.ts';
 import { SHARED_SCHEMAS, WELL_FORMED, ref, ApiError } from '../contract/shapes.ts';
 
@@ -280,11 +280,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // A method not served on a path that is served: 405 with Allow, judged after the guards as a 404 is.
   app.addHook('onRequest', methods.hook);
-  // Every documented route's errors include those of its kind (500 and 503, 401 and 429 on /api/, ...).
+  // Integer query parameters read as numbers; bodies described for the document (forms, optional bodies).
   const optionalBodies = new Set<string>();
   app.addHook('onRoute', function (route) {
     readIntegerQueries(route);
-    plainStreamAnswers(route);
     describeBody(route, this.hasContentTypeParser('application/x-www-form-urlencoded'), optionalBodies);
   });
 

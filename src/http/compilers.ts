@@ -7,7 +7,8 @@
  * with the API's shared schemas that was most of an app's start-up (seconds), mostly for serializers no request
  * uses. Here a serializer is built on its route's first answer with that status, and a validator or serializer
  * built for one app serves every app of the process whose route schema, shared schemas and options are the same
- * (the test suites build hundreds of apps; a server builds one).
+ * (the test suites build hundreds of apps; a server builds one). A stream's lines are written by its hub, never
+ * through the reply, so the unions of its lines are never built at all.
  *
  * ```ts
  * Fastify({ ajv: AJV_OPTIONS, serializerOpts: SERIALIZER_OPTIONS, schemaController: { compilersFactory } });

@@ -48,18 +48,6 @@ export const ndjsonAnswer = (lines: TSchema, description: string) => ({
   content: { 'application/x-ndjson': { schema: lines } },
 });
 
-/**
- * A stream's lines are written by the hub, never by the reply's serializer, and its errors are small: its route
- * serializes with `JSON.stringify` rather than compiling a serializer for each of its answers (the unions of its
- * lines among them), which cost the service's start.
- */
-export function plainStreamAnswers(route: { schema?: unknown; serializerCompiler?: unknown }): void {
-  const answer = (route.schema as { response?: Record<string, { content?: Record<string, unknown> }> } | undefined)
-    ?.response?.[200];
-  if (answer?.content?.['application/x-ndjson'] === undefined) return;
-  route.serializerCompiler = () => (data: unknown) => JSON.stringify(data);
-}
-
 /** What each error status of the API means, as the OpenAPI document says it (the body is an ApiError). */
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'the request is invalid: a parameter, the body or the action (its code says which)',

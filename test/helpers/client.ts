@@ -38,26 +38,29 @@ type GameActionData =
 export async function gameAction(client: ChessClient, gameId: string, action: GameAction): Promise<ActionAnswer> {
   const game = { params: { path: { gameId } } };
   const [kind, argument = ''] = action.split(/\/(.*)/s) as [string, string?];
-  const answer =
-    kind === 'move'
-      ? await client.api.POST('/api/board/game/{gameId}/move/{uci}', { params: { path: { gameId, uci: argument } } })
-      : kind === 'draw'
-        ? await client.api.POST('/api/board/game/{gameId}/draw/{action}', {
-            params: { path: { gameId, action: argument as DrawAction } },
-          })
-        : kind === 'takeback'
-          ? await client.api.POST('/api/board/game/{gameId}/takeback/{action}', {
-              params: { path: { gameId, action: argument as TakebackAction } },
-            })
-          : kind === 'undo'
-            ? await client.api.POST('/api/board/game/{gameId}/undo', game)
-            : kind === 'redo'
-              ? await client.api.POST('/api/board/game/{gameId}/redo', game)
-              : kind === 'resign'
-                ? await client.api.POST('/api/board/game/{gameId}/resign', game)
-                : kind === 'abort'
-                  ? await client.api.POST('/api/board/game/{gameId}/abort', game)
-                  : undefined;
-  if (answer === undefined) throw new Error(`not a game action: ${action}`);
+  const answer = await (() => {
+    switch (kind) {
+      case 'move':
+        return client.api.POST('/api/board/game/{gameId}/move/{uci}', { params: { path: { gameId, uci: argument } } });
+      case 'draw':
+        return client.api.POST('/api/board/game/{gameId}/draw/{action}', {
+          params: { path: { gameId, action: argument as DrawAction } },
+        });
+      case 'takeback':
+        return client.api.POST('/api/board/game/{gameId}/takeback/{action}', {
+          params: { path: { gameId, action: argument as TakebackAction } },
+        });
+      case 'undo':
+        return client.api.POST('/api/board/game/{gameId}/undo', game);
+      case 'redo':
+        return client.api.POST('/api/board/game/{gameId}/redo', game);
+      case 'resign':
+        return client.api.POST('/api/board/game/{gameId}/resign', game);
+      case 'abort':
+        return client.api.POST('/api/board/game/{gameId}/abort', game);
+      default:
+        throw new Error(`not a game action: ${action}`);
+    }
+  })();
   return { status: answer.response.status, data: answer.data, error: answer.error };
 }
