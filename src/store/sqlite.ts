@@ -3,9 +3,10 @@
  * a crash of the process or of the machine. Migrations in `sql/sqlite/NNNN_name.sql` are applied in order
  * at open, each in its own transaction, and recorded in `schema_migrations`.
  *
- * Writes are group-committed: the creates and updates asked for during one turn of the event loop run in one
+ * Writes are group-committed: the creates and updates asked for during two turns of the event loop run in one
  * transaction, so that one sync of the file makes the whole batch durable, and each promise resolves only
- * after that commit. Should any write of a batch throw, the batch is rolled back and every write is run
+ * after that commit. The second turn is one more look at the sockets: its poll reads the requests that other
+ * connections sent while the first turn's were being handled, and their writes join the batch (`enqueue`). Should any write of a batch throw, the batch is rolled back and every write is run
  * again in a transaction of its own, so that one bad write cannot take the others with it.
  *
  * The change log is in memory (recentChanges.ts): no other instance reads it, and no stream outlives the
@@ -274,9 +275,22 @@ export class SqliteGameStore
     if (!this.db.open) return Promise.reject(new TypeError('The database connection is not open'));
     return new Promise((resolve, reject) => {
       const pending: Pending = logged ? { write, resolve, reject, logged } : { write, resolve, reject };
-      if (this.pending.push(pending) === 1) setImmediate(() => this.flush());
+      if (this.pending.push(pending) === 1) setImmediate(this.lookAgain);
     });
   }
+
+  /**
+   * A batch's first write was asked for: the batch commits a turn of the event loop later, once that turn's poll
+   * has read what arrived meanwhile (without waiting: an immediate is due). A lone write waits for a poll that finds
+   * nothing; under load, a batch holds the writes of the requests that came in while the one before committed.
+   * With 10 connections sending moves, that took the moves per sync from about 5 to about 9 and the CPU of a move
+   * down by a sixth: a commit's sync of the file costs the kernel more CPU than a move's own work (docs/benchmarks.md).
+   */
+  private readonly lookAgain = (): void => {
+    setImmediate(this.flushNow);
+  };
+
+  private readonly flushNow = (): void => this.flush();
 
   /** Commits every waiting write, in the order they were asked for, then settles their promises. */
   private flush(): void {

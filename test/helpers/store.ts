@@ -36,3 +36,11 @@ export function countingStore(store: GameStore): GameStore & { reads: number; up
   );
   return counted;
 }
+
+/**
+ * Lets what is due run: timers' callbacks (on fake time, after a tick), the SQLite store's group commit, which
+ * commits a turn of the event loop after the turn of its first write, and the continuations of those writes.
+ */
+export async function settle(turns = 4): Promise<void> {
+  for (let i = 0; i < turns; i++) await new Promise(resolve => setImmediate(resolve));
+}

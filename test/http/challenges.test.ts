@@ -18,6 +18,7 @@ import { assertError, json, makeTestApp, type TestApp, requestsAs } from '../hel
 import { databaseOfFile } from '../helpers/postgres.ts';
 import { openStream, type StreamClient } from '../stream/helpers.ts';
 import { ChangeListener } from '../../src/bus/postgres.ts';
+import { settle } from '../helpers/store.ts';
 
 const SERVICE_TOKEN = 'service-token-for-challenges-01';
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
@@ -365,11 +366,6 @@ test('expiries are armed at start from the store: one due while no service ran i
   await settle();
   t.assert.equal((await store.challenge(pending.id))!.status, 'canceled');
 });
-
-/** Lets timers' callbacks and the store's group commit (setImmediate) run. */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 5; i++) await new Promise(resolve => setImmediate(resolve));
-}
 
 test("events on both players' streams: challenge, challengeDeclined, challengeCanceled, then gameStart once", async (t: TestContext) => {
   const app = await start(t);

@@ -5,6 +5,7 @@
  */
 import { test, type TestContext } from 'node:test';
 import { assertError, json, makeCheckedApp, type CheckedTestApp } from '../helpers/app.ts';
+import { settle } from '../helpers/store.ts';
 
 const BASE = '/api/board/game';
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
@@ -18,10 +19,6 @@ async function onFakeTime(t: TestContext): Promise<CheckedTestApp> {
 const create = (call: CheckedTestApp['call'], payload: object) => call({ method: 'POST', url: BASE, payload });
 const post = (call: CheckedTestApp['call'], id: string, path: string) =>
   call({ method: 'POST', url: `${BASE}/${id}/${path}` });
-
-/** Lets the timers' callbacks and the store's group commit (setImmediate) run. */
-const settle = () =>
-  new Promise(resolve => setImmediate(resolve)).then(() => new Promise(resolve => setImmediate(resolve)));
 
 test('a bad clock is INVALID_BODY naming its field, on create and both imports, and creates nothing', async (t: TestContext) => {
   const { call } = await makeCheckedApp(t);

@@ -12,13 +12,9 @@ import { makeMove } from '../../src/domain/transitions.ts';
 import { gameStateOf } from '../../src/domain/views.ts';
 import { GameService } from '../../src/service/games.ts';
 import { MemoryGameStore } from '../../src/store/memory.ts';
-import { storeWith } from '../helpers/store.ts';
+import { settle, storeWith } from '../helpers/store.ts';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
-
-/** Lets the timers' callbacks and the store's promises run. */
-const settle = () =>
-  new Promise(resolve => setImmediate(resolve)).then(() => new Promise(resolve => setImmediate(resolve)));
 
 /**
  * A service on fake time whose store refuses the writes that end a game (`outOfTime`, `aborted`) while `down`

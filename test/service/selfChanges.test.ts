@@ -5,11 +5,9 @@
  */
 import { test, type TestContext } from 'node:test';
 import { BACKOFF, retryDelay, SelfChanges, type Failure } from '../../src/service/selfChanges.ts';
+import { settle } from '../helpers/store.ts';
 
 const T0 = 1_000_000;
-
-const settle = () =>
-  new Promise(resolve => setImmediate(resolve)).then(() => new Promise(resolve => setImmediate(resolve)));
 
 function onFakeTime(t: TestContext, random = () => 0) {
   t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: T0 });

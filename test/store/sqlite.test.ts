@@ -142,6 +142,32 @@ test('SQLite group commit: writes asked for together all land, each judged in th
   }
 });
 
+test('SQLite group commit: a write asked for in the next turn of the event loop joins the batch', async (t: TestContext) => {
+  const path = newFile();
+  const store = SqliteGameStore.open(path);
+  t.after(() => store.close());
+  const [early, late] = [makeRecord(), makeRecord()];
+  let earlyDone = false;
+  const first = store.create(early).finally(() => (earlyDone = true));
+  // This immediate runs in the turn of the first write, after the store's own: the batch has not committed, and
+  // waits for the next turn, whose poll would read the requests other connections sent meanwhile. A write asked
+  // for now, as such a request's would be, goes into the same batch.
+  const { second } = await new Promise<{ second: Promise<boolean> }>(resolve =>
+    setImmediate(() => {
+      t.assert.equal(earlyDone, false, 'the first write is not committed before the next turn');
+      resolve({ second: store.create(late) });
+    }),
+  );
+  let lateDone = false;
+  void second.finally(() => (lateDone = true));
+  t.assert.equal(await first, true);
+  // Settled by the same commit: no other turn of the event loop comes between the two.
+  await new Promise<void>(resolve => queueMicrotask(resolve));
+  t.assert.equal(lateDone, true, 'the second write was committed with the first');
+  t.assert.equal(await second, true);
+  t.assert.deepEqual(await store.get(late.id), late);
+});
+
 test('SQLite group commit: a write that fails takes no other write of its batch with it', async (t: TestContext) => {
   const store = SqliteGameStore.open(newFile());
   t.after(() => store.close());
