@@ -6,8 +6,9 @@
  * Writes are group-committed: the creates and updates asked for during two turns of the event loop run in one
  * transaction, so that one sync of the file makes the whole batch durable, and each promise resolves only
  * after that commit. The second turn is one more look at the sockets: its poll reads the requests that other
- * connections sent while the first turn's were being handled, and their writes join the batch (`enqueue`). Should any write of a batch throw, the batch is rolled back and every write is run
- * again in a transaction of its own, so that one bad write cannot take the others with it.
+ * connections sent while the first turn's were being handled, and their writes join the batch (`enqueue`).
+ * Should any write of a batch throw, the batch is rolled back and every write is run again in a transaction of
+ * its own, so that one bad write cannot take the others with it.
  *
  * The change log is in memory (recentChanges.ts): no other instance reads it, and no stream outlives the
  * process. Written in the database, beside each change, it nearly doubled what a move cost the store: a second
