@@ -261,11 +261,21 @@ function epSquareProblem(board: Board, turn: 'white' | 'black', ep: number): str
 
 /**
  * The FEN of a position, with the en-passant square only when an en-passant capture is legal. Unlike
- * chessops' `toSetup`, the move counters are written as they are, not clamped.
+ * chessops' `toSetup`, the move counters are written as they are, not clamped. A FEN is made for every move:
+ * `toSetup` (a copy of the board, and the legality of an en-passant capture) is asked only after a two-square pawn
+ * move, the only time there is an en-passant square to judge; otherwise the position's own board is written.
  */
 export function makeFen(pos: Position): string {
-  const setup = pos.toSetup();
-  return chessopsMakeFen({ ...setup, halfmoves: pos.halfmoves, fullmoves: pos.fullmoves });
+  return chessopsMakeFen({
+    board: pos.board,
+    pockets: pos.pockets,
+    turn: pos.turn,
+    castlingRights: pos.castles.castlingRights,
+    epSquare: pos.epSquare === undefined ? undefined : pos.toSetup().epSquare,
+    remainingChecks: pos.remainingChecks,
+    halfmoves: pos.halfmoves,
+    fullmoves: pos.fullmoves,
+  });
 }
 
 /** A position this service wrote itself (a stored start or an earlier position): a parse failure is a bug. */
