@@ -1,6 +1,6 @@
 /**
- * What the benchmark scripts share: a free port, a process's resident memory and CPU time, quantiles, a seeded
- * legal game.
+ * What the benchmark scripts share: a free port, a process's resident memory and CPU time, quantiles and medians, a
+ * seeded legal game.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -40,6 +40,26 @@ export const cpuMs = (pid: number): number => {
  * below it; NaN when there are none. */
 export const quantile = (sorted: ArrayLike<number>, q: number): number =>
   sorted.length === 0 ? NaN : sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1))]!;
+
+export const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/**
+ * The median of the rounds' ratios, each two consecutive rounds (one with each build first) taken together as the
+ * geometric mean of their ratios. A build can fare worse when it runs second (it inherits the other's writes on
+ * their way to the disk: over five runs against one commit, 0.80 against 0.87 when first), and an odd number of
+ * rounds, or a median that falls on one kind of round, would judge it mostly in one place. A last, odd round counts
+ * alone.
+ */
+export function pairedMedian(ratios: number[]): number {
+  const pairs: number[] = [];
+  for (let i = 0; i < ratios.length; i += 2)
+    pairs.push(i + 1 < ratios.length ? Math.sqrt(ratios[i]! * ratios[i + 1]!) : ratios[i]!);
+  return median(pairs);
+}
 
 /** A legal game of `plies` moves from a seeded random walk that never ends the game early. */
 export function randomGame(plies: number, seed: number): Game {

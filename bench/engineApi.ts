@@ -27,7 +27,7 @@ import { isOver } from '../src/domain/status.ts';
 import { legalMovesOf } from '../src/domain/views.ts';
 import { newGame, type Game } from '../src/domain/game.ts';
 import { makeMove } from '../src/domain/transitions.ts';
-import { freePort, quantile, randomGame } from './common.ts';
+import { freePort, median, quantile, randomGame } from './common.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -38,11 +38,6 @@ const setting = (name: string, fallback: number): number => {
   return Number(raw);
 };
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 interface Latency {
   p50: number;

@@ -25,10 +25,10 @@
  * when the package-lock.json is the same, else `npm ci`; the build is kept for later runs) and runs as one more
  * service per store, on the same runtime, alternating with this build's round by round (every other round in the
  * opposite order). A table then gives each figure as this build over REF: requests per second, requests per
- * CPU-second of the service, p50 and p99, each the median of the rounds' pairwise ratios, with a verdict (slower or
- * faster when both throughput ratios are beyond 5 %). `--build C` measures commit C instead of the work tree,
- * `--repo DIR` looks both commits up in another repository, `--json FILE` writes the figures, `BARE=0` leaves the
- * bare server out.
+ * CPU-second of the service, p50 and p99, each the median of the rounds' pairwise ratios (two rounds, one with each
+ * build first, taken together: pairedMedian), with a verdict (slower or faster when both throughput ratios are
+ * beyond 5 %). `--build C` measures commit C instead of the work tree, `--repo DIR` looks both commits up in another
+ * repository, `--json FILE` writes the figures, `BARE=0` leaves the bare server out.
  *
  * Workloads: GET a game of 80 plies, POST a move (each game gets a fixed cycle of knight moves, spread over
  * enough fresh games that none reaches fivefold repetition), GET the legal moves of a middlegame position, POST
@@ -55,7 +55,7 @@ import pg from 'pg';
 import { buildServer, SERVER_OUTPUT } from '../scripts/build.ts';
 import { buildCommit, type Build } from './builds.ts';
 import { exportPgn } from '../src/domain/pgn.ts';
-import { cpuMs, freePort, quantile, randomGame } from './common.ts';
+import { cpuMs, freePort, median, pairedMedian, quantile, randomGame } from './common.ts';
 import type { Fixtures } from './bare.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -68,11 +68,6 @@ const setting = (name: string, fallback: number): number => {
   return Number(raw);
 };
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /** Calls `task` for 0 to count - 1, `lanes` at a time. */
 async function inParallel<T>(count: number, lanes: number, task: (index: number) => Promise<T>): Promise<T[]> {
@@ -453,7 +448,7 @@ const table = (header: string[], rows: string[]) => [row(header), row(header.map
 // ---------------------------------------------------------------------------------------------------------
 // A/B (--against REF): this build against another, store by store, as ratios this / REF.
 
-/** Each figure of one workload and store as this build over the other: the median of the rounds' ratios. */
+/** Each figure of one workload and store as this build over the other, over the rounds (pairedMedian). */
 interface AbFigures {
   rps: number; // requests per second: below 1, this build answers fewer
   cpuRate: number; // requests per CPU-second of the service (1 / CPU per request): below 1, this build costs more
@@ -471,8 +466,8 @@ const AB_MARGIN = 0.05;
 
 /**
  * Ratios of round i of this build to round i of the other (the two ran one after the other, alternating which
- * first), and their median over the rounds: a pair shares the machine's state of its moment, which the medians of
- * each side alone would not.
+ * first), combined over the rounds by pairedMedian: a round shares the machine's state of its moment, which the
+ * medians of each side alone would not.
  */
 function abReport(
   input: {
@@ -487,10 +482,10 @@ function abReport(
     stores: stores.map(({ store, self, other }) => {
       const pairs = self.map((mine, i) => [mine, other[i]!] as const);
       const ratio: AbFigures = {
-        rps: median(pairs.map(([a, b]) => a.rps / b.rps)),
-        cpuRate: median(pairs.map(([a, b]) => b.cpuUs / a.cpuUs)),
-        p50: median(pairs.map(([a, b]) => a.p50 / b.p50)),
-        p99: median(pairs.map(([a, b]) => a.p99 / b.p99)),
+        rps: pairedMedian(pairs.map(([a, b]) => a.rps / b.rps)),
+        cpuRate: pairedMedian(pairs.map(([a, b]) => b.cpuUs / a.cpuUs)),
+        p50: pairedMedian(pairs.map(([a, b]) => a.p50 / b.p50)),
+        p99: pairedMedian(pairs.map(([a, b]) => a.p99 / b.p99)),
       };
       const side = (x: number) => (x < 1 - AB_MARGIN ? -1 : x > 1 + AB_MARGIN ? 1 : 0);
       const [a, b] = [side(ratio.rps), side(ratio.cpuRate)];
@@ -523,8 +518,9 @@ function abTable(report: AbEntry[], self: string, other: string): string[] {
     ),
   );
   return [
-    `A/B: ${self} against ${other}, each figure as ${self} / ${other} (the median of the rounds' ratios; the ` +
-      `rounds alternate which build runs first). Throughput below 1 and latency above 1: ${self} is slower.`,
+    `A/B: ${self} against ${other}, each figure as ${self} / ${other} (the rounds alternate which build runs ` +
+      `first; the median of the rounds' ratios, each two rounds' as their geometric mean). Throughput below 1 and ` +
+      `latency above 1: ${self} is slower.`,
     '',
     ...table(
       [
