@@ -24,10 +24,17 @@ function acceptedTakeback(game: Game) {
   return offered.ok ? takebackAction(offered.value.game, 'accept') : offered;
 }
 
-// V8's own test of a string's form, for the functions compiled from here on.
+// V8's own test of a string's form, for the functions compiled from here on. The V8s of Node.js 24 and 26 have it,
+// that of Node.js 22 has not: there the texts are compared only, and the test says so.
 setFlagsFromString('--allow-natives-syntax');
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- natives syntax compiles only in code made after the flag
-const isFlat = new Function('text', 'return %StringIsFlat(text)') as (text: string) => boolean;
+const isFlat = ((): ((text: string) => boolean) | undefined => {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- natives syntax compiles only in code made after the flag
+    return new Function('text', 'return %StringIsFlat(text)') as (text: string) => boolean;
+  } catch {
+    return undefined;
+  }
+})();
 
 test('the carried movetext is the movetext of the game, after any steps', (t: TestContext) => {
   const input = { id: 'AbCd1234', createdAt: '2026-01-31T12:00:00.000Z' };
@@ -53,7 +60,7 @@ test('the carried movetext is the movetext of the game, after any steps', (t: Te
         if (!result?.ok) continue;
         game = result.value.game;
         // Judged first: comparing a string with another makes it flat.
-        t.assert.ok(isFlat(movetextOf(game)), `a flat movetext after ${game.sans.length} plies`);
+        if (isFlat) t.assert.ok(isFlat(movetextOf(game)), `a flat movetext after ${game.sans.length} plies`);
         t.assert.equal(movetextOf(game), makeMovetext(game.startPly, game.sans));
         checked++;
       }
@@ -61,4 +68,5 @@ test('the carried movetext is the movetext of the game, after any steps', (t: Te
     { numRuns: 300 },
   );
   t.assert.ok(checked > 500, `${checked} games checked`);
+  if (!isFlat) t.diagnostic(`this V8 (${process.versions.v8}) has no %StringIsFlat: the texts' form was not checked`);
 });
