@@ -4,7 +4,7 @@
  * rates of `npm run bench` allow.
  *
  * ```sh
- * npm run bench:store                            # 30000 creates and 30000 moves, batches of 6, checkpoints every 250 writes
+ * npm run bench:store                            # 30000 creates and 30000 moves, batches of 6, the service's checkpoint interval
  * EVERY=25,250 BATCH=1,6 npm run bench:store     # compare settings, alternating, one line each
  * WRITES=60000 REPEAT=3 npm run bench:store
  * ```
@@ -22,13 +22,13 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { newGame, type Game } from '../src/domain/game.ts';
 import { indexOfGame, makeMove } from '../src/domain/transitions.ts';
-import { SqliteGameStore } from '../src/store/sqlite.ts';
+import { CHECKPOINT_EVERY_WRITES, SqliteGameStore } from '../src/store/sqlite.ts';
 import { quantile } from './common.ts';
 
 const list = (name: string, fallback: string): number[] => (process.env[name] ?? fallback).split(',').map(Number);
 const writes = Number(process.env.WRITES ?? 30_000);
 const repeat = Number(process.env.REPEAT ?? 1);
-const everies = list('EVERY', '250');
+const everies = list('EVERY', String(CHECKPOINT_EVERY_WRITES));
 const batches = list('BATCH', '6');
 /** The knight shuffle of the request benchmark: always legal, never ending the game before ply 32. */
 const CYCLE = ['g1f3', 'g8f6', 'b1c3', 'b8c6', 'f3g1', 'f6g8', 'c3b1', 'c6b8'];

@@ -86,12 +86,16 @@ import type { PlayerInfo } from '../contract/shapes.ts';
 export { describeFailure } from './sqliteFile.ts';
 
 /**
- * Writes between two checkpoints of the thread (hundreds of WAL pages). Fewer cost more:
- * each checkpoint syncs both files and copies again the pages that every write changes (the tables' upper
- * B-tree pages). With batches of 6, a create cost 58-63 µs of CPU in the store at 25 and 42-45 µs at 250, a
- * move 88-90 and 70-75 µs (`npm run bench:store`, when each move also wrote the change log into the file).
+ * Writes between two checkpoints of the thread (hundreds to thousands of WAL pages). Fewer cost more: each
+ * checkpoint syncs both files and copies again the pages that every write changes (the tables' upper B-tree pages,
+ * and the listing's `games_ended` index, whose entries every change moves: its few pages are copied at every
+ * checkpoint). With batches of 6, a create cost 58-63 µs of CPU in the store at 25 and 42-45 µs at 250, a move 88-90
+ * and 70-75 µs (`npm run bench:store`, when each move also wrote the change log into the file). From 250 to 1000,
+ * the checkpoints' page copies (a read of the WAL and a write of the file each) fell from 0.91 to 0.52 reads a
+ * write, and POST move took 4 to 8 % less CPU in the A/B mode (docs/benchmarks.md, "Fewer checkpoints"). It stays
+ * well under CONNECTION_CHECKPOINT_PAGES, so that the thread checkpoints more than once before the connection does.
  */
-const CHECKPOINT_EVERY_WRITES = 250;
+export const CHECKPOINT_EVERY_WRITES = 1000;
 /**
  * WAL pages at which a commit checkpoints and then rewinds the WAL (SQLite's default, without the thread, 1000).
  * That checkpoint holds the event loop while it copies what the thread has not (up to CHECKPOINT_EVERY_WRITES

@@ -208,11 +208,11 @@ test('SQLite group commit: close commits the writes still waiting; writes after 
 
 test('SQLite file: a thread of its own checkpoints the WAL into the database file', async (t: TestContext) => {
   const path = newFile();
-  const store = SqliteGameStore.open(path);
+  // The thread checkpoints every 250 writes here (the service's interval is longer), and 500 creates in batches of
+  // 50 are twice that, so that its second checkpoint comes after the last write, with far fewer WAL pages (about
+  // 1500) than the store connection's own threshold (8000), so only the thread can move these pages out of the WAL.
+  const store = SqliteGameStore.open(path, { checkpointEveryWrites: 250 });
   t.after(() => store.close());
-  // 500 creates in batches of 50: twice the writes the thread waits for (250), so that its second checkpoint
-  // comes after the last write, and far fewer WAL pages (about 1500) than the store connection's own threshold
-  // (8000), so only the thread can move these pages out of the WAL.
   const records = Array.from({ length: 500 }, () => makeRecord());
   for (let i = 0; i < records.length; i += 50) {
     const batch = records.slice(i, i + 50);
