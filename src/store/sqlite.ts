@@ -91,7 +91,7 @@ export { describeFailure } from './sqliteFile.ts';
  * and the listing's `games_ended` index, whose entries every change moves: its few pages are copied at every
  * checkpoint). With batches of 6, a create cost 58-63 µs of CPU in the store at 25 and 42-45 µs at 250, a move 88-90
  * and 70-75 µs (`npm run bench:store`, when each move also wrote the change log into the file). From 250 to 1000,
- * the checkpoints' page copies (a read of the WAL and a write of the file each) fell from 0.91 to 0.52 reads a
+ * the checkpoints' page copies (a read of the WAL and a write of the file each) fell from 0.91 to 0.53 reads a
  * write, and POST move took 4 to 8 % less CPU in the A/B mode (docs/benchmarks.md, "Fewer checkpoints"). It stays
  * well under CONNECTION_CHECKPOINT_PAGES, so that the thread checkpoints more than once before the connection does.
  */
