@@ -82,3 +82,25 @@ export function randomGame(plies: number, seed: number): Game {
   }
   throw new Error('no game of that length');
 }
+
+/** A number from the environment variable `name`, or `fallback` when it is unset or empty. */
+export const setting = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+(\.\d+)?$/.test(raw)) throw new Error(`${name} must be a number; got '${raw}'`);
+  return Number(raw);
+};
+
+/** Calls `task` for 0 to count - 1, `lanes` at a time. */
+export async function inParallel<T>(count: number, lanes: number, task: (index: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      const index = next++;
+      results[index] = await task(index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, count) }, lane));
+  return results;
+}

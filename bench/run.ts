@@ -55,33 +55,13 @@ import pg from 'pg';
 import { buildServer, SERVER_OUTPUT } from '../scripts/build.ts';
 import { buildCommit, type Build } from './builds.ts';
 import { exportPgn } from '../src/domain/pgn.ts';
-import { cpuMs, freePort, median, pairedMedian, quantile, randomGame } from './common.ts';
+import { cpuMs, freePort, inParallel, median, pairedMedian, quantile, randomGame, setting } from './common.ts';
 import type { Fixtures } from './bare.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
 
-const setting = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+(\.\d+)?$/.test(raw)) throw new Error(`${name} must be a number; got '${raw}'`);
-  return Number(raw);
-};
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
-
-/** Calls `task` for 0 to count - 1, `lanes` at a time. */
-async function inParallel<T>(count: number, lanes: number, task: (index: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = [];
-  let next = 0;
-  const lane = async () => {
-    while (next < count) {
-      const index = next++;
-      results[index] = await task(index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(lanes, count) }, lane));
-  return results;
-}
 
 // Each move cycle returns to its start after 8 plies with 8 distinct positions in between, so the start position
 // is seen for the fifth time (fivefold repetition, the game ends) at ply 32: a game takes at most 32 moves here.

@@ -5,20 +5,11 @@
  * must rank that build slower, with ratios well below 1. No figure is timed against a limit of its own: a busy-wait
  * of 5 ms against a move of well under 1 ms leaves the ratio far from 1 however loaded the machine is.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test, type TestContext } from 'node:test';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-C', cwd, '-c', 'user.name=bench', '-c', 'user.email=bench@localhost', ...args], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }).trim();
+import { commitOnTop, runBench } from '../helpers/benchRepo.ts';
 
 // Appended to the service module of the slowed commit: every change of a game (a move among them) first burns 5 ms
 // of the process's user CPU.
@@ -43,33 +34,22 @@ interface Report {
 test('A/B: a commit that slows the move down is reported slower, with ratios well below 1', async (t: TestContext) => {
   const dir = mkdtempSync(join(tmpdir(), 'chess-bench-ab-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const clone = join(dir, 'repo');
-  execFileSync('git', ['clone', '--quiet', '--shared', ROOT, clone], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const base = git(clone, 'rev-parse', 'HEAD');
-  appendFileSync(join(clone, 'src', 'service', 'games.ts'), SLOWDOWN);
-  git(clone, 'commit', '--quiet', '--no-verify', '-am', 'A move that burns 5 ms of CPU');
-  const slowed = git(clone, 'rev-parse', 'HEAD');
+  const {
+    clone,
+    base,
+    changed: slowed,
+  } = commitOnTop(dir, join('src', 'service', 'games.ts'), SLOWDOWN, 'A move that burns 5 ms of CPU');
 
   const json = join(dir, 'ab.json');
-  const args = ['--import', 'tsx', 'bench/run.ts', '--against', base, '--build', slowed, '--repo', clone];
-  const run = spawn(process.execPath, [...args, '--store', 'sqlite', '--json', json], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ROUNDS: '2',
-      DURATION: '1',
-      WORKLOADS: 'move',
-      BARE: '0',
-      BENCH_BUILDS: join(dir, 'builds'),
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const args = ['bench/run.ts', '--against', base, '--build', slowed, '--repo', clone, '--store', 'sqlite'];
+  const { code, stdout, stderr } = await runBench([...args, '--json', json], {
+    ROUNDS: '2',
+    DURATION: '1',
+    WORKLOADS: 'move',
+    BARE: '0',
+    BENCH_BUILDS: join(dir, 'builds'),
+    LOG_LEVEL: 'warn',
   });
-  let stdout = '';
-  let stderr = '';
-  run.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  run.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const code = await new Promise<number | null>(resolve => run.once('exit', resolve));
   t.assert.equal(code, 0, `the benchmark's exit code; stderr:\n${stderr}`);
 
   // Both builds were made from the commits named, in the scratch folder, with this tree's packages.
