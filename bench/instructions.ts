@@ -123,9 +123,11 @@ async function countBuild(
       { env, cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let stderr = '';
+    let failed: Error | undefined; // valgrind could not be started (not installed: Debian's `valgrind`)
+    proc.once('error', error => (failed = error));
     proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
-    const pid = proc.pid!;
     for (let waited = 0; ; waited += 250) {
+      if (failed) throw new Error(`valgrind could not be started (${failed.message}): install Debian's valgrind`);
       if (proc.exitCode !== null) throw new Error(`the server under valgrind exited:\n${stderr}`);
       if (waited > 180_000) throw new Error(`the server under valgrind did not start in 180 s:\n${stderr}`);
       try {
@@ -135,6 +137,7 @@ async function countBuild(
       }
       await sleep(250);
     }
+    const pid = proc.pid!;
 
     const ids = await inParallel(sizes.games, CONNECTIONS, async () => {
       const body = await request(base, 'POST', 201);
