@@ -91,6 +91,14 @@ export const setting = (name: string, fallback: number): number => {
   return Number(raw);
 };
 
+/** A whole number from the environment variable `name`, or `fallback` when it is unset or empty. */
+export const wholeSetting = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number; got '${raw}'`);
+  return Number(raw);
+};
+
 /** Calls `task` for 0 to count - 1, `lanes` at a time. */
 export async function inParallel<T>(count: number, lanes: number, task: (index: number) => Promise<T>): Promise<T[]> {
   const results: T[] = [];

@@ -27,16 +27,10 @@ import { isOver } from '../src/domain/status.ts';
 import { legalMovesOf } from '../src/domain/views.ts';
 import { newGame, type Game } from '../src/domain/game.ts';
 import { makeMove } from '../src/domain/transitions.ts';
-import { freePort, median, quantile, randomGame } from './common.ts';
+import { freePort, median, quantile, randomGame, wholeSetting as setting } from './common.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-const setting = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number; got '${raw}'`);
-  return Number(raw);
-};
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
 interface Latency {

@@ -26,10 +26,11 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { buildCommit, ROOT, type Build } from './builds.ts';
 import { sharesOf, type Shares } from './callgrind.ts';
-import { freePort, inParallel, setting } from './common.ts';
+import { freePort, inParallel, wholeSetting } from './common.ts';
 import { buildServer } from '../scripts/build.ts';
 
 const CYCLE = ['g1f3', 'g8f6', 'b1c3', 'b8c6', 'f3g1', 'f6g8', 'c3b1', 'c6b8'];
@@ -50,8 +51,6 @@ interface Sizes {
   moves: number;
   reads: number;
 }
-
-const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
 /** The server's environment: callgrind_control finds a valgrind process by the HOST and USER it was started with. */
 function serverEnv(port: number, database: string): NodeJS.ProcessEnv {
@@ -150,7 +149,6 @@ async function countBuild(
         const game = k % ids.length;
         const ply = Math.floor(k / ids.length);
         k++;
-        if (ply >= PLIES_PER_GAME) throw new Error(`more moves than GAMES × ${PLIES_PER_GAME}`);
         return request(`${base}/${ids[game]}/move/${CYCLE[ply % CYCLE.length]}`, 'POST', 200);
       });
     await moves(sizes.warm);
@@ -196,10 +194,10 @@ function options() {
   });
   if (values.against === undefined) throw new Error('--against REF: the commit to count against');
   const sizes: Sizes = {
-    games: setting('GAMES', 1000),
-    warm: setting('WARM', 10_000),
-    moves: setting('MOVES', 3000),
-    reads: setting('READS', 3000),
+    games: wholeSetting('GAMES', 1000),
+    warm: wholeSetting('WARM', 10_000),
+    moves: wholeSetting('MOVES', 3000),
+    reads: wholeSetting('READS', 3000),
   };
   if (sizes.games < 1 || sizes.moves < 1 || sizes.reads < 1) throw new Error('GAMES, MOVES and READS: at least 1');
   if (sizes.warm + sizes.moves > sizes.games * PLIES_PER_GAME)

@@ -26,19 +26,12 @@ import { newGame } from '../src/domain/game.ts';
 import { makeMove } from '../src/domain/transitions.ts';
 import { isOver } from '../src/domain/status.ts';
 import { legalMovesOf } from '../src/domain/views.ts';
-import { freePort, quantile, rssKiB } from './common.ts';
+import { freePort, quantile, rssKiB, wholeSetting as setting } from './common.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
 
 const now = (): number => Number(process.hrtime.bigint()) / 1e6; // ms, monotonic, shared by all processes
-
-const setting = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number; got '${raw}'`);
-  return Number(raw);
-};
 
 // ---------------------------------------------------------------------------------------------------------
 // Load process: opens its share of the streams and timestamps every event line it receives.

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { commitOnTop, runBench } from '../helpers/benchRepo.ts';
-import { sharesOf } from '../../bench/callgrind.ts';
+import { sharesOf, type Shares } from '../../bench/callgrind.ts';
+import type { Counts } from '../../bench/instructions.ts';
 import { findExecutable, skipReason } from '../helpers/external.ts';
 
 // Appended to the service module of the slowed commit: every change of a game first runs 300,000 steps of a loop.
@@ -67,17 +68,6 @@ test('instruction counts: a commit whose moves run a long loop counts far more i
   const { code, stdout, stderr } = await runBench(args, { ...sizes, BENCH_BUILDS: join(dir, 'builds') });
   t.assert.equal(code, 0, `the benchmark's exit code; stderr:\n${stderr}`);
 
-  interface Shares {
-    all: number;
-    collector: number;
-    sqlite: number;
-  }
-  interface Counts {
-    label: string;
-    commit: string;
-    move: Shares;
-    getGame: Shares;
-  }
   const report = JSON.parse(readFileSync(json, 'utf8')) as { self: Counts; other: Counts };
   t.assert.deepEqual([report.self.commit, report.other.commit], [slowed, base]);
   const rest = (s: Shares) => s.all - s.collector - s.sqlite;
