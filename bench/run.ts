@@ -37,324 +37,52 @@
  * the service's CPU per write at both lengths.
  *
  * `--instances N` starts N more PostgreSQL services on a database of their own and a round-robin TCP proxy in
- * front of them (this file, run as `proxy`), and runs POST move and GET game through it as one more target.
+ * front of them (bench/proxy.ts), and runs POST move and GET game through it as one more target.
  *
  * After the last round each store's service is killed with SIGKILL (SIGTERM when profiling), started again on
  * the same file or database, and every game that took moves is read back through the API: every acknowledged
  * move must be there.
+ *
+ * The parts: this file conducts; bench/harness.ts starts and stops the processes and sums the rounds up,
+ * bench/workloads.ts says what each workload sends, bench/load.ts is the load process, bench/proxy.ts the proxy,
+ * bench/runReport.ts and bench/abReport.ts the tables.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { connect, createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { buildServer, SERVER_OUTPUT } from '../scripts/build.ts';
+import { abReport, abTable } from './abReport.ts';
 import { buildCommit, type Build } from './builds.ts';
 import { exportPgn } from '../src/domain/pgn.ts';
-import { cpuMs, freePort, inParallel, median, pairedMedian, quantile, randomGame, setting } from './common.ts';
+import { inParallel, randomGame, setting } from './common.ts';
 import type { Fixtures } from './bare.ts';
+import {
+  createDatabase,
+  json,
+  readBack,
+  startLoad,
+  startProcess,
+  stop,
+  STORE_LABEL,
+  summarize,
+  type Store,
+  type Summary,
+  type Target,
+} from './harness.ts';
+import { GROWTH_GAMES, GROWTH_PLIES, groupTable, growthTable, throughputTable } from './runReport.ts';
+import {
+  PLIES_PER_GAME,
+  THROUGHPUT,
+  TITLES as titles,
+  type Job,
+  type RoundResult,
+  type Workload,
+} from './workloads.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SELF = fileURLToPath(import.meta.url);
-
-const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
-
-// Each move cycle returns to its start after 8 plies with 8 distinct positions in between, so the start position
-// is seen for the fifth time (fivefold repetition, the game ends) at ply 32: a game takes at most 32 moves here.
-const CYCLE = ['g1f3', 'g8f6', 'b1c3', 'b8c6', 'f3g1', 'f6g8', 'c3b1', 'c6b8'];
-const PLIES_PER_GAME = 32;
-
-const GROWTH_GAMES = 32;
-const GROWTH_PLIES = [10, 400] as const;
-const GROWTH_TARGET = 1.25; // CPU per write at 400 plies over that at 10, at most
-// PostgreSQL's ratio to bare as a fraction of SQLite's, at least.
-const STORE_TARGETS: Partial<Record<Workload, number>> = { getGame: 0.8, move: 0.5 };
-
-// ---------------------------------------------------------------------------------------------------------
-// Load process: runs one round with autocannon and reports what it measured.
-
-type Workload = 'getGame' | 'move' | 'moves' | 'create' | 'import' | 'growth';
-const THROUGHPUT: Workload[] = ['getGame', 'move', 'moves', 'create', 'import'];
-
-interface Job {
-  url: string;
-  workload: Workload;
-  seconds: number;
-  connections: number;
-  gameId: string; // for getGame and moves
-  gameIds: string[]; // for growth: the games to undo and redo in
-  pgn: string; // for import
-  games: number; // for move: fresh games to spread the moves over
-  track: boolean; // for move: report the acknowledged moves per game
-  pids: number[]; // the target's processes, whose CPU time the round measures
-  proxyPid?: number; // the proxy in front of them, measured apart
-  database?: string; // PostgreSQL: the target's database, whose server processes are measured apart
-}
-
-interface RoundResult {
-  rps: number; // 2xx and other answers per second
-  p50: number; // ms
-  p99: number;
-  total: number;
-  non2xx: number;
-  errors: number; // connection errors and timeouts
-  refused: Record<number, number>; // non-2xx answers by status
-  acked?: Record<string, number>; // move: 2xx answers per game
-  cpuUs: number; // CPU time of the target's processes per request, in µs
-  window: [number, number]; // when the load ran, in µs of the monotonic clock (that of CPU profiles)
-  proxyCpuUs?: number;
-  databaseCpuUs?: number; // the PostgreSQL server processes serving the target's database
-}
-
-interface AutocannonRequest {
-  method?: string;
-  path?: string;
-  body?: string;
-  headers?: Record<string, string>;
-  setupRequest?: (request: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest;
-  onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
-}
-interface AutocannonResult {
-  duration: number;
-  requests: { total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-// Without a callback autocannon answers an event emitter that is also a promise of the result.
-type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult> & {
-  on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): void;
-};
-
-async function createGames(url: string, count: number): Promise<string[]> {
-  return inParallel(count, 16, async () => {
-    const res = await fetch(`${url}/api/board/game`, { method: 'POST' });
-    if (res.status !== 201) throw new Error(`create: ${res.status} ${await res.text()}`);
-    return ((await res.json()) as { gameId: string }).gameId;
-  });
-}
-
-const safeCpuMs = (pid: number): number => {
-  try {
-    return cpuMs(pid);
-  } catch {
-    return 0; // gone: a backend that ended (its time is lost to the measure) or one not yet started
-  }
-};
-
-// The PostgreSQL backends of a database: their pids are asked of the server before and after the round (a pool
-// may open a connection during it), through a connection of the load process's own, which is left out.
-const databaseClients = new Map<string, pg.Client>();
-async function databaseCpuMs(url: string): Promise<Map<number, number>> {
-  let client = databaseClients.get(url);
-  if (!client) {
-    client = new pg.Client({ connectionString: url });
-    await client.connect();
-    databaseClients.set(url, client);
-  }
-  const { rows } = await client.query<{ pid: number }>(
-    'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-  );
-  return new Map(rows.map(row => [row.pid, safeCpuMs(row.pid)]));
-}
-
-// Growth: how many undo and redo requests each game was sent, over all rounds, so that every game alternates.
-const growthSent = new Map<string, number>();
-
-async function runRound(job: Job): Promise<RoundResult> {
-  const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-  const base = '/api/board/game';
-  let requests: AutocannonRequest[];
-  const acked: Record<string, number> = {};
-  if (job.workload === 'move') {
-    // Request k goes to game k mod G at ply k div G: the previous move of a game was sent G requests earlier,
-    // long before (G is many times the number of connections), and one game's moves are applied in arrival order.
-    const ids = await createGames(job.url, job.games);
-    let k = 0;
-    requests = [
-      {
-        method: 'POST',
-        setupRequest: (request, context) => {
-          const game = k % ids.length;
-          const ply = Math.floor(k / ids.length) % PLIES_PER_GAME;
-          k++;
-          context.gameId = ids[game];
-          return { ...request, path: `${base}/${ids[game]}/move/${CYCLE[ply % CYCLE.length]}` };
-        },
-        onResponse: (status, _body, context) => {
-          if (job.track && status >= 200 && status < 300) {
-            const id = context.gameId as string;
-            acked[id] = (acked[id] ?? 0) + 1;
-          }
-        },
-      },
-    ];
-  } else if (job.workload === 'growth') {
-    // The games take turns, so a game's previous request was sent 32 requests earlier and has been answered
-    // (with at most 32 connections); each game alternates undo and redo and stays within a ply of its length.
-    const ids = job.gameIds;
-    let k = 0;
-    requests = [
-      {
-        method: 'POST',
-        setupRequest: request => {
-          const id = ids[k++ % ids.length]!;
-          const sent = growthSent.get(id) ?? 0;
-          growthSent.set(id, sent + 1);
-          return { ...request, path: `${base}/${id}/${sent % 2 ? 'redo' : 'undo'}` };
-        },
-      },
-    ];
-  } else if (job.workload === 'getGame') requests = [{ method: 'GET', path: `${base}/${job.gameId}` }];
-  else if (job.workload === 'moves') requests = [{ method: 'GET', path: `${base}/${job.gameId}/moves` }];
-  else if (job.workload === 'create') requests = [{ method: 'POST', path: base }];
-  else {
-    requests = [
-      {
-        method: 'POST',
-        path: `${base}/import/pgn`,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ pgn: job.pgn }),
-      },
-    ];
-  }
-  // After the games of the move workload were created.
-  const databaseBefore = job.database ? await databaseCpuMs(job.database) : undefined;
-  const proxyBefore = job.proxyPid ? cpuMs(job.proxyPid) : 0;
-  const cpuBefore = job.pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
-  const startedAt = process.hrtime.bigint();
-  const instance = autocannon({
-    url: job.url,
-    connections: job.connections,
-    pipelining: 1,
-    duration: job.seconds,
-    requests,
-  });
-  // autocannon's own histogram has whole milliseconds; the latencies of 2xx answers are kept here in full.
-  const latencies: number[] = [];
-  const refused: Record<number, number> = {};
-  instance.on('response', (_client, status, _bytes, ms) => {
-    if (status >= 200 && status < 300) latencies.push(ms);
-    else refused[status] = (refused[status] ?? 0) + 1;
-  });
-  const result = await instance;
-  const window: [number, number] = [Number(startedAt / 1000n), Number(process.hrtime.bigint() / 1000n)];
-  const requestsDone = Math.max(1, result.requests.total);
-  const perRequest = (ms: number) => (ms * 1000) / requestsDone;
-  const cpuUs = perRequest(job.pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - cpuBefore);
-  const proxyCpuUs = job.proxyPid ? perRequest(cpuMs(job.proxyPid) - proxyBefore) : undefined;
-  let databaseCpuUs: number | undefined;
-  if (job.database && databaseBefore) {
-    let used = 0;
-    for (const [pid, ms] of await databaseCpuMs(job.database)) used += ms - (databaseBefore.get(pid) ?? 0);
-    databaseCpuUs = perRequest(used);
-  }
-  const sorted = Float64Array.from(latencies).sort();
-  return {
-    rps: result.requests.total / result.duration,
-    p50: quantile(sorted, 0.5),
-    p99: quantile(sorted, 0.99),
-    total: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    refused,
-    cpuUs,
-    window,
-    ...(proxyCpuUs === undefined ? {} : { proxyCpuUs }),
-    ...(databaseCpuUs === undefined ? {} : { databaseCpuUs }),
-    ...(job.track ? { acked } : {}),
-  };
-}
-
-function loadProcess(): void {
-  process.on('message', (job: Job) => {
-    runRound(job).then(
-      result => process.send?.({ ok: true, result }),
-      (error: unknown) => process.send?.({ ok: false, error: String(error) }),
-    );
-  });
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Proxy process: PORT on 127.0.0.1 to the ports of BACKENDS (comma-separated), one connection each in turn.
-
-function proxyProcess(): void {
-  const backends = process.env.BACKENDS!.split(',').map(Number);
-  let next = 0;
-  const server = createServer({ noDelay: true }, client => {
-    const upstream = connect({ port: backends[next++ % backends.length]!, host: '127.0.0.1', noDelay: true });
-    const close = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', close).on('close', close);
-    upstream.on('error', close).on('close', close);
-    client.pipe(upstream).pipe(client);
-  });
-  server.listen(Number(process.env.PORT), '127.0.0.1');
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Conductor.
-
-interface Target {
-  name: string;
-  url: string;
-  procs: ChildProcess[]; // whose CPU is the target's
-  proxy?: ChildProcess;
-  database?: string;
-}
-
-type Store = 'sqlite' | 'postgres';
-const STORE_LABEL: Record<Store, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
-
-async function startProcess(name: string, args: string[], env: Record<string, string>, cwd = ROOT) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const proc = spawn(process.execPath, args, {
-    cwd,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let attempt = 0; ; attempt++) {
-    if (proc.exitCode !== null) throw new Error(`${name} exited with ${proc.exitCode}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (attempt > 300) throw new Error(`${name} did not start`);
-    await sleep(100);
-  }
-  return { url, port, proc };
-}
-
-async function json(url: string, init?: RequestInit): Promise<unknown> {
-  const res = await fetch(url, init);
-  if (!res.ok) throw new Error(`${init?.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-async function createDatabase(adminUrl: string, name: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
+const PROXY = fileURLToPath(new URL('proxy.ts', import.meta.url));
 
 interface Options {
   stores: Store[];
@@ -399,158 +127,6 @@ function options(): Options {
     repo: values.repo,
     json: values.json,
   };
-}
-
-interface Summary {
-  rps: number;
-  p50: number;
-  p99: number;
-  cpu: number;
-  proxyCpu: number;
-  databaseCpu: number;
-  non2xx: number;
-  total: number;
-}
-const summarize = (list: RoundResult[]): Summary => ({
-  rps: median(list.map(x => x.rps)),
-  p50: median(list.map(x => x.p50)),
-  p99: median(list.map(x => x.p99)),
-  cpu: median(list.map(x => x.cpuUs)),
-  proxyCpu: median(list.map(x => x.proxyCpuUs ?? NaN)),
-  databaseCpu: median(list.map(x => x.databaseCpuUs ?? NaN)),
-  non2xx: list.reduce((sum, x) => sum + x.non2xx + x.errors, 0),
-  total: list.reduce((sum, x) => sum + x.total, 0),
-});
-const latency = (s: Summary) => `${s.p50.toFixed(2)} / ${s.p99.toFixed(2)}`;
-const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
-const table = (header: string[], rows: string[]) => [row(header), row(header.map(() => '---')), ...rows];
-
-// ---------------------------------------------------------------------------------------------------------
-// A/B (--against REF): this build against another, store by store, as ratios this / REF.
-
-/** Each figure of one workload and store as this build over the other, over the rounds (pairedMedian). */
-interface AbFigures {
-  rps: number; // requests per second: below 1, this build answers fewer
-  cpuRate: number; // requests per CPU-second of the service (1 / CPU per request): below 1, this build costs more
-  p50: number; // latency: above 1, this build is slower
-  p99: number;
-}
-interface AbEntry {
-  workload: Workload;
-  title: string;
-  stores: { store: string; self: Summary; other: Summary; ratio: AbFigures; verdict: string }[];
-}
-
-/** Beyond this, both throughput ratios the same way, a change is reported as slower or faster. */
-const AB_MARGIN = 0.05;
-
-/**
- * Ratios of round i of this build to round i of the other (the two ran one after the other, alternating which
- * first), combined over the rounds by pairedMedian: a round shares the machine's state of its moment, which the
- * medians of each side alone would not.
- */
-function abReport(
-  input: {
-    workload: Workload;
-    title: string;
-    stores: { store: string; self: RoundResult[]; other: RoundResult[] }[];
-  }[],
-): AbEntry[] {
-  return input.map(({ workload, title, stores }) => ({
-    workload,
-    title,
-    stores: stores.map(({ store, self, other }) => {
-      const pairs = self.map((mine, i) => [mine, other[i]!] as const);
-      const ratio: AbFigures = {
-        rps: pairedMedian(pairs.map(([a, b]) => a.rps / b.rps)),
-        cpuRate: pairedMedian(pairs.map(([a, b]) => b.cpuUs / a.cpuUs)),
-        p50: pairedMedian(pairs.map(([a, b]) => a.p50 / b.p50)),
-        p99: pairedMedian(pairs.map(([a, b]) => a.p99 / b.p99)),
-      };
-      const side = (x: number) => (x < 1 - AB_MARGIN ? -1 : x > 1 + AB_MARGIN ? 1 : 0);
-      const [a, b] = [side(ratio.rps), side(ratio.cpuRate)];
-      const verdict =
-        a === b
-          ? ['slower', `within ${AB_MARGIN * 100} %`, 'faster'][a + 1]!
-          : a * b < 0
-            ? 'mixed: run it again'
-            : `${['slower', '', 'faster'][a + b + 1]} by one measure`;
-      return { store, self: summarize(self), other: summarize(other), ratio, verdict };
-    }),
-  }));
-}
-
-function abTable(report: AbEntry[], self: string, other: string): string[] {
-  const rows = report.flatMap(({ title, stores }) =>
-    stores.map(({ store, self: a, other: b, ratio, verdict }) =>
-      row([
-        title,
-        store,
-        `${a.rps.toFixed(0)} / ${b.rps.toFixed(0)}`,
-        `**${ratio.rps.toFixed(2)}**`,
-        `${(1e6 / a.cpu).toFixed(0)} / ${(1e6 / b.cpu).toFixed(0)}`,
-        `**${ratio.cpuRate.toFixed(2)}**`,
-        `${a.cpu.toFixed(0)} / ${b.cpu.toFixed(0)}`,
-        `${latency(a)}; ${latency(b)}`,
-        `${ratio.p50.toFixed(2)} / ${ratio.p99.toFixed(2)}`,
-        verdict,
-      ]),
-    ),
-  );
-  return [
-    `A/B: ${self} against ${other}, each figure as ${self} / ${other} (the rounds alternate which build runs ` +
-      `first; the median of the rounds' ratios, each two rounds' as their geometric mean). Throughput below 1 and ` +
-      `latency above 1: ${self} is slower.`,
-    '',
-    ...table(
-      [
-        'Workload',
-        'store',
-        `req/s, ${self} / ${other}`,
-        'req/s ratio',
-        `req per CPU-second, ${self} / ${other}`,
-        'req per CPU-second ratio',
-        `CPU µs per request, ${self} / ${other}`,
-        `p50 / p99 ms, ${self}; ${other}`,
-        'p50 / p99 ratio',
-        'verdict',
-      ],
-      rows,
-    ),
-  ];
-}
-
-/** Stops a process with `signal` and waits for its end. */
-async function stop(proc: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (proc.exitCode !== null || proc.signalCode !== null) return;
-  const exited = new Promise(resolve => proc.once('exit', resolve));
-  proc.kill(signal);
-  await exited;
-}
-
-/** Starts a store's service again and reads back through the API every game that took acknowledged moves. */
-async function readBack(
-  restart: () => ReturnType<typeof startProcess>,
-  acked: Map<string, number>,
-  children: ChildProcess[],
-) {
-  const again = await restart();
-  children.push(again.proc);
-  const ids = [...acked.keys()];
-  let lost = 0;
-  let unacknowledged = 0;
-  await inParallel(ids.length, 16, async index => {
-    const id = ids[index]!;
-    const res = await fetch(`${again.url}/api/board/game/${id}`);
-    if (res.status !== 200 && res.status !== 404) throw new Error(`read back ${id}: ${res.status} ${await res.text()}`);
-    const stored = res.status === 404 ? 0 : ((await res.json()) as { state: { moves: string[] } }).state.moves.length;
-    const count = acked.get(id)!;
-    if (stored < count) lost += count - stored;
-    else unacknowledged += stored - count;
-  });
-  again.proc.kill('SIGKILL');
-  const total = [...acked.values()].reduce((a, b) => a + b, 0);
-  return { games: acked.size, total, lost, unacknowledged };
 }
 
 async function main(): Promise<void> {
@@ -670,7 +246,7 @@ async function main(): Promise<void> {
         children.push(member.proc);
         members.push(member);
       }
-      const proxy = await startProcess('proxy', ['--import', 'tsx', SELF, 'proxy'], {
+      const proxy = await startProcess('proxy', ['--import', 'tsx', PROXY], {
         BACKENDS: members.map(member => member.port).join(','),
       });
       children.push(proxy.proc);
@@ -721,27 +297,8 @@ async function main(): Promise<void> {
     }
 
     // The load process.
-    const load = spawn(process.execPath, ['--import', 'tsx', SELF, 'load'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    children.push(load);
-    const round = (job: Job): Promise<RoundResult> =>
-      new Promise((resolve, reject) => {
-        load.once('message', (message: { ok: boolean; result?: RoundResult; error?: string }) => {
-          if (!message.ok) {
-            reject(new Error(message.error));
-            return;
-          }
-          // A round without a 2xx answer has no latencies: NaN, which the message carried as null.
-          const result = message.result as Omit<RoundResult, 'p50' | 'p99'> & {
-            p50: number | null;
-            p99: number | null;
-          };
-          resolve({ ...result, p50: result.p50 ?? NaN, p99: result.p99 ?? NaN });
-        });
-        load.send(job);
-      });
+    const load = startLoad(children);
+    const { round } = load;
     const jobOf = (target: Target, workload: Workload, duration: number): Job => ({
       url: target.url,
       workload,
@@ -765,14 +322,6 @@ async function main(): Promise<void> {
           `, non-2xx ${result.non2xx} ${JSON.stringify(result.refused)}, errors ${result.errors}\n`,
       );
 
-    const titles: Record<Workload, string> = {
-      getGame: 'GET game (80 plies)',
-      move: 'POST move',
-      moves: 'GET moves (middlegame)',
-      create: 'POST create',
-      import: 'POST import/pgn (80 plies)',
-      growth: 'growth',
-    };
     const storeTargets = stores.map(store => services.get(store)!);
     const otherTargets = stores.flatMap(store => (others.has(store) ? [others.get(store)!] : []));
     const acked = new Map<Target, Map<string, number>>(
@@ -856,7 +405,7 @@ async function main(): Promise<void> {
           new Map(GROWTH_PLIES.map(plies => [plies, summarize(perCase.get(`${target.name} ${plies}`)!)])),
         );
     }
-    load.kill();
+    load.stop();
     if (profileDir) {
       for (const [target, list] of windows) {
         const pid = target.procs[0]!.pid!;
@@ -894,8 +443,6 @@ async function main(): Promise<void> {
     const cpu = cpus()[0]?.model ?? 'unknown';
     const cores = availableParallelism();
     const names = storeTargets.map(target => target.name);
-    const both = stores.length === 2;
-    const hasPostgres = stores.includes('postgres');
     const out = [
       `Node ${process.version}, ${cores} cores (${cpu}), load average before ${loadBefore
         .map(x => x.toFixed(1))
@@ -903,125 +450,12 @@ async function main(): Promise<void> {
         `pipelining 1, medians over rounds; stores: ${names.join(', ')}.`,
     ];
     const throughput = chosen.filter(w => w !== 'growth');
-    if (throughput.length > 0 && bare) {
-      const rows = throughput.map(workload => {
-        const byTarget = results.get(workload)!;
-        const b = byTarget.get(bare)!;
-        const s = storeTargets.map(target => byTarget.get(target)!);
-        const cells = [titles[workload], ...s.map(x => x.rps.toFixed(0)), b.rps.toFixed(0)];
-        cells.push(...s.map(x => `**${(x.rps / b.rps).toFixed(2)}**`));
-        if (both) {
-          const target = STORE_TARGETS[workload];
-          cells.push(`**${(s[1]!.rps / s[0]!.rps).toFixed(2)}**${target ? ` (target ${target})` : ''}`);
-        }
-        cells.push(...s.map(latency), latency(b), s.map(x => (x.p99 / b.p99).toFixed(1)).join(' / '));
-        cells.push([...s, b].map(x => x.cpu.toFixed(0)).join(' / '));
-        if (hasPostgres) cells.push(s[stores.indexOf('postgres')]!.databaseCpu.toFixed(0));
-        cells.push([...s.map(x => `${x.non2xx} of ${x.total}`), String(b.non2xx)].join(' / '));
-        return row(cells);
-      });
-      out.push(
-        '',
-        ...table(
-          [
-            'Workload',
-            ...names.map(name => `${name} req/s`),
-            'bare req/s',
-            ...names.map(name => `${name} ratio`),
-            ...(both ? ['PostgreSQL / SQLite'] : []),
-            ...names.map(name => `${name} p50 / p99 ms`),
-            'bare p50 / p99 ms',
-            `p99 ratio, ${names.join(' / ')}`,
-            `CPU µs per request, ${[...names, 'bare'].join(' / ')}`,
-            ...(hasPostgres ? ['PostgreSQL server CPU µs per request'] : []),
-            `non-2xx, ${[...names, 'bare'].join(' / ')}`,
-          ],
-          rows,
-        ),
-      );
-    }
-
+    if (throughput.length > 0 && bare)
+      out.push('', ...throughputTable(throughput, results, bare, stores, storeTargets));
     if (group) {
-      const single = services.get('postgres')!;
-      const rows = throughput
-        .filter(w => w === 'move' || w === 'getGame')
-        .map(workload => {
-          const one = results.get(workload)!.get(single)!;
-          const many = results.get(workload)!.get(group)!;
-          return row([
-            titles[workload],
-            one.rps.toFixed(0),
-            many.rps.toFixed(0),
-            `**${(many.rps / one.rps).toFixed(2)}**`,
-            `${latency(one)}; ${latency(many)}`,
-            `${one.cpu.toFixed(0)} / ${many.cpu.toFixed(0)} / ${many.proxyCpu.toFixed(0)}`,
-            `${one.databaseCpu.toFixed(0)} / ${many.databaseCpu.toFixed(0)}`,
-            `${one.non2xx} of ${one.total} / ${many.non2xx} of ${many.total}`,
-          ]);
-        });
-      if (rows.length > 0) {
-        out.push(
-          '',
-          ...table(
-            [
-              'Workload',
-              'PostgreSQL req/s, 1 instance',
-              `${instances} instances behind the proxy`,
-              `${instances} / 1`,
-              `p50 / p99 ms, 1; ${instances}`,
-              `CPU µs per request: 1 instance / ${instances} together / proxy`,
-              `PostgreSQL server CPU µs per request, 1 / ${instances}`,
-              `non-2xx, 1 / ${instances}`,
-            ],
-            rows,
-          ),
-          '',
-          `${instances} instances on one database behind a round-robin TCP proxy (one port). The proxy spreads ` +
-            `connections, not requests: each instance holds a share of the ${connections} connections, and a ` +
-            `game's successive changes arrive at any of them. On ${cores} cores shared by the instances, the proxy, ` +
-            `the PostgreSQL server and the load generator, no core is left idle for another instance to use, so the ` +
-            `total cannot be expected to grow with the instances and may fall (each instance also hears of the ` +
-            `others' changes). This is a smoke test of scale-out (one address, one database, changes made through ` +
-            `one instance taken up by the others, refusals counted), not a measure of it: that needs the instances, ` +
-            `the database and the load on machines of their own.`,
-        );
-      }
+      out.push(...groupTable(throughput, results, services.get('postgres')!, group, instances, connections, cores));
     }
-
-    if (growth.size > 0) {
-      const [short, long] = GROWTH_PLIES;
-      const rows = [...growth.keys()].map(target => {
-        const at = growth.get(target)!;
-        const a = at.get(short)!;
-        const z = at.get(long)!;
-        return row([
-          target.name,
-          a.rps.toFixed(0),
-          z.rps.toFixed(0),
-          `${a.cpu.toFixed(0)} / ${z.cpu.toFixed(0)}`,
-          `**${(z.cpu / a.cpu).toFixed(2)}x**`,
-          target.database ? `${a.databaseCpu.toFixed(0)} / ${z.databaseCpu.toFixed(0)}` : '-',
-          `${latency(a)}; ${latency(z)}`,
-          `${a.non2xx} of ${a.total} / ${z.non2xx} of ${z.total}`,
-        ]);
-      });
-      out.push(
-        '',
-        ...table(
-          [
-            `Undo and redo, ${GROWTH_GAMES} games`,
-            `writes/s at ${short} plies`,
-            `writes/s at ${long} plies`,
-            `CPU µs per write, ${short} / ${long} plies`,
-            `CPU ${long} / ${short} (target at most ${GROWTH_TARGET}x)`,
-            `PostgreSQL server CPU µs per write, ${short} / ${long}`,
-            `p50 / p99 ms, ${short}; ${long}`,
-            `non-2xx, ${short} / ${long}`,
-          ],
-          rows,
-        ),
-      );
-    }
+    if (growth.size > 0) out.push(...growthTable(growth));
 
     if (other && throughput.length > 0) {
       const report = abReport(
@@ -1054,6 +488,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[2] === 'load') loadProcess();
-else if (process.argv[2] === 'proxy') proxyProcess();
-else await main();
+await main();
