@@ -17,7 +17,7 @@ import type { NormalMove } from 'chessops/types';
 import { opposite } from 'chessops/util';
 import { ENGINE_ID, type Color, type DrawAction, type TakebackAction } from '../contract/vocabulary.ts';
 import { afterMove, afterTakeBack, deadlineOf, stopped, type Clock } from './clock.ts';
-import { isRealTime } from './engineGames.ts';
+import { isRealTime, personSideOf } from './engineGames.ts';
 import { DomainError, err, ok, type Result } from './errors.ts';
 import { derive, firstMoverOf, lineOf, type Change, type FinalResult, type Game, type GameRecord } from './game.ts';
 import { growingCopy, playOn, withoutLastMove } from './line.ts';
@@ -217,7 +217,8 @@ export function drawAction(game: Game, action: DrawAction, actor: Actor = SERVIC
       if (record.drawOffer) {
         return err(new DomainError('DRAW_ALREADY_OFFERED', `${record.drawOffer} has already offered a draw`));
       }
-      return change(game, { ...record, drawOffer: side.value }, now);
+      // The computer declines at once (DECISIONS §16a): an offer to it never stays pending.
+      return change(game, { ...record, drawOffer: personSideOf(record) ? null : side.value }, now);
     }
     case 'accept':
     case 'decline': {
@@ -262,16 +263,21 @@ export function takebackAction(
   const turn = game.pos.turn;
   switch (action) {
     case 'offer': {
-      const side = ownSideOf(record, opposite(turn), actor);
+      // Against the computer an offer is always the person's, whoever acts for them.
+      const person = personSideOf(record);
+      const side = ownSideOf(record, person ?? opposite(turn), actor);
       if (!side.ok) return side;
       if (record.takebackOffer) {
         return err(
           new DomainError('TAKEBACK_ALREADY_OFFERED', `${record.takebackOffer} has already offered a takeback`),
         );
       }
-      if (movesToTakeBack(record.moves.length, turn, side.value) === 0) {
+      const count = movesToTakeBack(record.moves.length, turn, side.value);
+      if (count === 0) {
         return err(new DomainError('NO_MOVE_TO_TAKE_BACK', `${side.value} has made no move in this game to take back`));
       }
+      // The computer grants it at once (DECISIONS §16a): the person is to move again, as before their last move.
+      if (person !== undefined) return changed(takeBack(game, count, [], now), now);
       return change(game, { ...record, takebackOffer: side.value }, now);
     }
     case 'accept':
