@@ -15,8 +15,9 @@
  */
 import type { NormalMove } from 'chessops/types';
 import { opposite } from 'chessops/util';
-import type { Color, DrawAction, TakebackAction } from '../contract/vocabulary.ts';
+import { ENGINE_ID, type Color, type DrawAction, type TakebackAction } from '../contract/vocabulary.ts';
 import { afterMove, afterTakeBack, deadlineOf, stopped, type Clock } from './clock.ts';
+import { isRealTime, personSideOf } from './engineGames.ts';
 import { DomainError, err, ok, type Result } from './errors.ts';
 import { derive, firstMoverOf, lineOf, type Change, type FinalResult, type Game, type GameRecord } from './game.ts';
 import { growingCopy, playOn, withoutLastMove } from './line.ts';
@@ -216,7 +217,8 @@ export function drawAction(game: Game, action: DrawAction, actor: Actor = SERVIC
       if (record.drawOffer) {
         return err(new DomainError('DRAW_ALREADY_OFFERED', `${record.drawOffer} has already offered a draw`));
       }
-      return change(game, { ...record, drawOffer: side.value }, now);
+      // The computer declines at once (DECISIONS §16a): an offer to it never stays pending.
+      return change(game, { ...record, drawOffer: personSideOf(record) ? null : side.value }, now);
     }
     case 'accept':
     case 'decline': {
@@ -261,16 +263,21 @@ export function takebackAction(
   const turn = game.pos.turn;
   switch (action) {
     case 'offer': {
-      const side = ownSideOf(record, opposite(turn), actor);
+      // Against the computer an offer is always the person's, whoever acts for them.
+      const person = personSideOf(record);
+      const side = ownSideOf(record, person ?? opposite(turn), actor);
       if (!side.ok) return side;
       if (record.takebackOffer) {
         return err(
           new DomainError('TAKEBACK_ALREADY_OFFERED', `${record.takebackOffer} has already offered a takeback`),
         );
       }
-      if (movesToTakeBack(record.moves.length, turn, side.value) === 0) {
+      const count = movesToTakeBack(record.moves.length, turn, side.value);
+      if (count === 0) {
         return err(new DomainError('NO_MOVE_TO_TAKE_BACK', `${side.value} has made no move in this game to take back`));
       }
+      // The computer grants it at once (DECISIONS §16a): the person is to move again, as before their last move.
+      if (person !== undefined) return changed(takeBack(game, count, [], now), now);
       return change(game, { ...record, takebackOffer: side.value }, now);
     }
     case 'accept':
@@ -341,9 +348,11 @@ export const OPPONENT_GONE_MS = 10_000;
 export const CLAIM_AFTER_GONE_MS = 20_000;
 
 /**
- * DECISIONS §17: in a real-time game whose opponent has been gone (no open stream of the game) since `goneSince`
- * for OPPONENT_GONE_MS and then CLAIM_AFTER_GONE_MS, a player claims the game: as a win (`timeout`), or as a draw.
- * `goneSince` is when the opponent's last stream closed (or the game started), undefined while they are there.
+ * DECISIONS §17 and §16a, lichess's rule: in a real-time game that has started (both sides have moved: it can no
+ * longer be aborted), against a person (the computer never leaves), on the opponent's turn, once the opponent has
+ * been gone (no open stream of the game) since `goneSince` for OPPONENT_GONE_MS and then CLAIM_AFTER_GONE_MS, a
+ * player claims the game: as a win (`timeout`), or as a draw. `goneSince` is when the opponent's last stream closed
+ * (or the game started), undefined while they are there. Otherwise CLAIM_NOT_AVAILABLE, saying which rule.
  */
 export function claimOpponentGone(
   game: Game,
@@ -355,19 +364,24 @@ export function claimOpponentGone(
   const now = timeOf(game, at);
   const over = closed(game, now);
   if (over) return over;
-  const sides = sidesOf(game.record, actor);
+  const { record } = game;
+  const sides = sidesOf(record, actor);
   if (sides.length !== 1) {
     return err(new DomainError('NOT_A_PLAYER', 'only one of the two players can claim that the other has left'));
   }
-  const control = game.record.clock?.control;
-  if (!control || 'daysPerMove' in control) {
-    return err(new DomainError('CLAIM_NOT_AVAILABLE', 'only a real-time game can be claimed when the opponent leaves'));
+  const side = sides[0]!;
+  const refused = (why: string) => err(new DomainError('CLAIM_NOT_AVAILABLE', why));
+  if (!isRealTime(record)) return refused('only a real-time game can be claimed when the opponent leaves');
+  if (record[opposite(side)].id === ENGINE_ID) return refused('the computer never leaves: there is nothing to claim');
+  if (record.clock!.phase < 2) {
+    return refused('the game has not started (each side has not moved once): it can be aborted, not claimed');
   }
+  if (game.pos.turn === side) return refused("a game is claimed on the opponent's turn only, and it is yours to move");
   const claimableAt = goneSince === undefined ? undefined : goneSince + OPPONENT_GONE_MS + CLAIM_AFTER_GONE_MS;
   if (claimableAt === undefined || now < claimableAt) {
     const wait =
       claimableAt === undefined ? 'the opponent is connected' : `wait ${Math.ceil((claimableAt - now) / 1000)} s`;
-    return err(new DomainError('CLAIM_NOT_AVAILABLE', `the opponent has not been gone long enough: ${wait}`));
+    return refused(`the opponent has not been gone long enough: ${wait}`);
   }
-  return ended(game, claim === 'victory' ? { kind: 'timeout', winner: sides[0]! } : { kind: 'drawClaimed' }, now);
+  return ended(game, claim === 'victory' ? { kind: 'timeout', winner: side } : { kind: 'drawClaimed' }, now);
 }

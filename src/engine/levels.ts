@@ -138,10 +138,61 @@ export function moveBudgetMs(
   turn: 'white' | 'black',
   elapsedMs = 0,
 ): number {
-  const levelTime = LEVELS[level].moveTimeMs;
-  if (!clock) return levelTime;
+  const share = clockShareMs(clock, turn, elapsedMs);
+  return Math.max(MIN_MOVE_TIME_MS, Math.floor(Math.min(LEVELS[level].moveTimeMs, share)));
+}
+
+/**
+ * The share of `turn`'s clock one reply may take, `elapsedMs` after the clock was read: a thirtieth of what is left
+ * plus half the increment, never more than half of what is left; Infinity without a clock.
+ */
+export function clockShareMs(clock: EngineClock | undefined, turn: 'white' | 'black', elapsedMs = 0): number {
+  if (!clock) return Infinity;
   const left = Math.max(0, (turn === 'white' ? clock.wtime : clock.btime) - elapsedMs);
   const increment = turn === 'white' ? clock.winc : clock.binc;
-  const share = Math.min(left / 30 + increment / 2, left / 2);
-  return Math.max(MIN_MOVE_TIME_MS, Math.floor(Math.min(levelTime, share)));
+  return Math.min(left / 30 + increment / 2, left / 2);
+}
+
+/** A search as `sharedBudgetMs` weighs it: whose it is, and when its clock's share runs out (Infinity: no clock). */
+export interface QueuedSearch {
+  readonly player: string;
+  readonly deadline: number;
+}
+
+/**
+ * How long a search may think at `now` while others wait (DECISIONS §16a: the clock budget holds for every game,
+ * however many searches share the engine): `ownBudgetMs` (its `moveBudgetMs`) at most, and never so long that a
+ * search answers after its deadline, when its clock's share (`clockShareMs`, from when it was asked for) runs out.
+ *
+ * For each waiting search with a deadline (`waiting` is in the order the queue will take them), the time left until
+ * it is a window shared by the searches that run until it has answered: this one, those taken before it, and itself.
+ * The window goes in equal parts to their players (over `workers` processes), and each player's part in equal parts
+ * to that player's searches in it: so a player with many games waiting thins their own searches, not the others'.
+ * Its own deadline bounds a search too (what it waited is spent). Each search thus takes less than the whole of any
+ * window it comes before, and the last one the rest: every deadline holds, but for the engine's own overhead per
+ * search. Searches without a clock have no deadline but think within the windows of the others. At least
+ * MIN_MOVE_TIME_MS.
+ *
+ * ```ts
+ * // Ann's 30 searches of 15 s games wait behind Bob's (level 8, 3 min), all asked for at 0:
+ * sharedBudgetMs(1000, { player: 'bob', deadline: 6000 }, Array(30).fill({ player: 'ann', deadline: 500 }), 0, 1);
+ * // 250: half the 500 ms window is Bob's; each of Ann's 30 searches gets a thirtieth of the other half
+ * ```
+ */
+export function sharedBudgetMs(
+  ownBudgetMs: number,
+  own: QueuedSearch,
+  waiting: readonly QueuedSearch[],
+  now: number,
+  workers: number,
+): number {
+  let budget = Math.min(ownBudgetMs, own.deadline - now);
+  const searches = new Map([[own.player, 1]]); // of each player, among this one and those taken before the next
+  for (const search of waiting) {
+    searches.set(search.player, (searches.get(search.player) ?? 0) + 1);
+    if (search.deadline === Infinity) continue;
+    const parts = searches.get(own.player)! * Math.max(1, searches.size / workers);
+    budget = Math.min(budget, (search.deadline - now) / parts);
+  }
+  return Math.max(MIN_MOVE_TIME_MS, Math.floor(budget));
 }

@@ -1,19 +1,24 @@
 /**
  * A bounded set of engine processes behind one queue: `workers` processes, each searching one position at a time,
- * searches served first come first served. A process that exits or hangs mid-search is killed, replaced and the
- * search tried again (up to `attempts` times); an engine that cannot start makes the pool unavailable for a while
- * (`available()` false, searches rejected at once with UNAVAILABLE) and is tried again after `retryStartMs`.
- * See `index.ts` for the interface and an example.
+ * searches taken in turn by player (fairQueue.ts: one player's many games cannot delay another's), each thinking
+ * within its game's clock and leaving the searches waiting after it time to answer within theirs (`sharedBudgetMs`
+ * in levels.ts). A process that exits or hangs mid-search is killed, replaced and the search tried again (up to
+ * `attempts` times); an engine that cannot start makes the pool unavailable for a while (`available()` false,
+ * searches rejected at once with UNAVAILABLE) and is tried again after `retryStartMs`. See `index.ts` for the
+ * interface and an example.
  */
 import { DomainError, err, ok, type Result } from '../domain/errors.ts';
 import { checkMove } from '../domain/moves.ts';
 import { parseStrictFen } from '../domain/notation.ts';
 import type { Chess } from 'chessops/chess';
+import { FairQueue } from './fairQueue.ts';
 import {
+  clockShareMs,
   isEngineLevel,
   moveBudgetMs,
   pickCandidate,
   planSearch,
+  sharedBudgetMs,
   type EngineClock,
   type EngineLevel,
 } from './levels.ts';
@@ -32,6 +37,7 @@ export interface SearchRequest {
   readonly moves: readonly string[]; // the game's moves since, in UCI (castling as e1g1)
   readonly level: EngineLevel;
   readonly clock?: EngineClock; // milliseconds left and gained per move, read when the search is asked for
+  readonly player?: string; // whom the search is for: searches are taken in turn by player; none: one shared turn
 }
 
 export interface EnginePool {
@@ -70,6 +76,8 @@ interface Job {
   readonly position: Chess; // after the request's moves
   readonly signal: AbortSignal | undefined;
   readonly askedAt: number;
+  readonly player: string; // whose turn it waits for ('' for a request that names no player)
+  readonly deadline: number; // when its clock's share runs out (performance.now() time), Infinity without a clock
   settled(): boolean; // answered, failed or aborted
   resolve(uci: string): void;
   reject(error: Error): void;
@@ -93,7 +101,7 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
 }
 
 class UciEnginePool implements EnginePool {
-  private readonly queue: Job[] = [];
+  private readonly queue = new FairQueue<Job>();
   private readonly workers: Worker[];
   private readonly path: string | undefined;
   private readonly command: EngineCommand | undefined;
@@ -143,11 +151,14 @@ class UciEnginePool implements EnginePool {
     if (refusal) return Promise.reject(refusal);
     return new Promise<string>((resolve, reject) => {
       let settled = false;
+      const askedAt = performance.now();
       const job: Job = {
         request,
         position: position.value,
         signal,
-        askedAt: performance.now(),
+        askedAt,
+        player: request.player ?? '',
+        deadline: askedAt + clockShareMs(request.clock, position.value.turn),
         settled: () => settled,
         resolve: uci => {
           if (settled) return;
@@ -164,15 +175,11 @@ class UciEnginePool implements EnginePool {
         },
       };
       const abort = () => {
-        const waiting = this.queue.indexOf(job);
-        if (waiting >= 0) {
-          this.queue.splice(waiting, 1);
-          this.options.metrics?.queued(this.queue.length);
-        }
+        if (this.queue.remove(job)) this.options.metrics?.queued(this.queue.length);
         job.reject(abortReason(signal!));
       };
       signal?.addEventListener('abort', abort, { once: true });
-      this.queue.push(job);
+      this.queue.push(job.player, job);
       this.options.metrics?.queued(this.queue.length);
       this.dispatch();
     }).then(uci => ({ uci }));
@@ -191,7 +198,7 @@ class UciEnginePool implements EnginePool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(unavailable('the engine is shut down'));
+    for (const job of this.queue.clear()) job.reject(unavailable('the engine is shut down'));
     this.options.metrics?.queued(0);
     await Promise.all(
       this.workers.map(async worker => {
@@ -252,12 +259,15 @@ class UciEnginePool implements EnginePool {
         engine = await this.engineOf(worker);
       } catch (error) {
         const refusal = this.refusal() ?? unavailable(error instanceof Error ? error.message : String(error));
-        for (const waiting of this.queue.splice(0)) waiting.reject(refusal);
+        for (const waiting of this.queue.clear()) waiting.reject(refusal);
         this.options.metrics?.queued(0);
         throw refusal;
       }
       if (job.settled()) return ''; // aborted while its engine started
-      const budget = moveBudgetMs(level, clock, job.position.turn, performance.now() - job.askedAt);
+      // Its own budget, and no longer than lets the searches waiting after it answer within their clocks.
+      const now = performance.now();
+      const own = moveBudgetMs(level, clock, job.position.turn, now - job.askedAt);
+      const budget = sharedBudgetMs(own, job, this.queue.order(), now, this.workers.length);
       const plan = planSearch(level, engine.caps, budget);
       try {
         const { bestmove, lines } = await engine.search(fen, moves, plan, budget + this.marginMs, job.signal);

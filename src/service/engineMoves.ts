@@ -9,7 +9,8 @@
  *   engine game every POLL_MS (after a restart, after another instance's change, after the instance searching died:
  *   its lease lapses within LEASE_MS and another takes the turn). A failed search or record is tried again at the
  *   next look.
- * - Bounded: the searches run in the engine pool (its workers and its queue), never on the event loop.
+ * - Bounded: the searches run in the engine pool (its workers and its queue), never on the event loop; each is the
+ *   person's, so that the queue takes them in turn by player (one player's many games cannot delay another's).
  *
  * The engine's level is in its seat's name, `Stockfish level N`, which the service gives it when the game is made.
  *
@@ -153,8 +154,10 @@ export class EngineMoves {
         state.wtime === undefined
           ? undefined
           : { wtime: state.wtime, btime: state.btime!, winc: state.winc!, binc: state.binc! };
+      // Taken in turn with the other players' searches: the person's many games wait behind one another.
+      const player = game.record[turn === 'white' ? 'black' : 'white'].id;
       const { uci } = await this.deps.engine.search(
-        { fen: game.record.startFen, moves: [...game.record.moves], level, ...(clock ? { clock } : {}) },
+        { fen: game.record.startFen, moves: [...game.record.moves], level, player, ...(clock ? { clock } : {}) },
         search.signal,
       );
       if (search.signal.aborted) return;

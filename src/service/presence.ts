@@ -9,7 +9,7 @@
  *   left (the game's start if they never came).
  * - `watch(...)`: a lichess stream of one player learns of their opponent: `{gone: true, claimWinInSeconds}` once the
  *   opponent has been gone OPPONENT_GONE_MS, `{gone: false}` when they come back; every watched game is read in one
- *   store query per tick.
+ *   store query per tick. The computer is never watched: it never goes.
  *
  * ```ts
  * const presence = new GamePresence({ store, now: () => games.now() });
@@ -21,6 +21,7 @@ import type { OpponentGone } from '../contract/lichess.ts';
 import { randomBytes } from 'node:crypto';
 import { CLAIM_AFTER_GONE_MS, OPPONENT_GONE_MS } from '../domain/transitions.ts';
 import type { Game } from '../domain/game.ts';
+import { ENGINE_ID } from '../domain/engineSeat.ts';
 import type { PresenceKey, PresenceStore } from '../store/presence.ts';
 
 /** The key under which a player's event streams are kept, as a game's streams are (no game has this id). */
@@ -122,8 +123,12 @@ export class GamePresence {
     return (await this.deps.store.lastSeen([gameId])).filter(row => row.until > now).map(row => row.playerId);
   }
 
-  /** Tells `send` of the opponent's going and coming back at the game, from the next tick on; call the answer to stop. */
+  /**
+   * Tells `send` of the opponent's going and coming back at the game, from the next tick on; call the answer to stop.
+   * The computer never goes: nothing is ever said of it (DECISIONS §16a).
+   */
   watch(game: { gameId: string; opponentId: string; startedAt: number }, send: (line: OpponentGoneLine) => void) {
+    if (game.opponentId === ENGINE_ID) return () => undefined;
     const watcher: Watcher = { ...game, send, gone: undefined };
     this.watchers.add(watcher);
     this.ticker ??= setInterval(() => void this.tick(), this.tickMs).unref();

@@ -28,6 +28,7 @@ import type { IssuedToken, PlayerInfo } from '../contract/shapes.ts';
 import type { StoredToken, TokenStore } from '../store/tokens.ts';
 import { newTokenId, newTokenSecret } from './ids.ts';
 import { DomainError } from '../domain/errors.ts';
+import { ENGINE_ID, isEngineLookalike } from '../domain/engineSeat.ts';
 
 /** How long a lookup (or "no token was ever issued") is believed without asking the store again. */
 export const LOOKUP_TTL_MS = 500;
@@ -68,8 +69,12 @@ export class PlayerTokens {
 
   /** Issues a token for `player`; `bot`: the player becomes a bot first, for good (DECISIONS §17). */
   async issue(player: PlayerInfo, { bot = false }: { bot?: boolean } = {}): Promise<IssuedToken> {
-    if (player.id.toLowerCase() === 'stockfish') {
-      throw new DomainError('INVALID_BODY', "'stockfish' is the computer's id: no token is issued for it", 'player.id');
+    if (isEngineLookalike(player.id)) {
+      throw new DomainError(
+        'INVALID_BODY',
+        `'${player.id}' is, or looks like, the computer's id (${ENGINE_ID}): no token is issued for it`,
+        'player.id',
+      );
     }
     if (bot) await this.store.makeBot(player.id, new Date(this.now()).toISOString());
     const secret = this.newSecret();

@@ -21,6 +21,8 @@ import { bySeekAge, type Seek } from '../domain/seek.ts';
 import type { SeekStore } from './seeks.ts';
 import type { PresenceKey, PresenceStore, SeenAt } from './presence.ts';
 import type { EngineTurn, EngineTurnStore } from './engineTurns.ts';
+import { cappedEngineGameOf } from '../domain/engineGames.ts';
+import { engineGamesLimited, engineGamesOf } from './engineGames.ts';
 import type { PlayerInfo } from '../contract/shapes.ts';
 import { chatRetryAt, type ChatLimit, type ChatLine, type NewChatLine } from '../domain/chat.ts';
 import type { ChatRoom } from '../contract/vocabulary.ts';
@@ -45,6 +47,12 @@ export class MemoryGameStore
 
   create(record: GameRecord, index: GameIndex = NO_INDEX): Promise<boolean> {
     if (this.games.has(record.id)) return Promise.resolve(false);
+    // A real-time game against the computer: its person has a bound of ongoing ones (engineGames.ts).
+    const cap = cappedEngineGameOf(record);
+    if (cap) {
+      const ongoing = [...this.order].filter(([, { ended }]) => !ended).map(([id]) => ({ data: this.games.get(id)! }));
+      if (engineGamesOf(ongoing, cap.player) >= cap.max) return Promise.reject(engineGamesLimited(cap.max));
+    }
     this.games.set(record.id, JSON.stringify(record));
     this.indexed(record.id, index);
     return Promise.resolve(true);

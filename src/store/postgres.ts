@@ -40,6 +40,8 @@ import {
   tokenRevokedSql,
 } from './notifications.ts';
 import { PostgresWrites } from './postgresWrites.ts';
+import { cappedEngineGameOf } from '../domain/engineGames.ts';
+import { createEngineGamePostgres, engineGamesLimited } from './engineGames.ts';
 import { recordOf, type StoredGameData } from './rows.ts';
 import { BOT_SQL, TOKEN_COLUMNS, tokenOf, type StoredToken, type TokenRow, type TokenStore } from './tokens.ts';
 import { migrations } from './migrations.ts';
@@ -139,8 +141,15 @@ export class PostgresGameStore
     return store;
   }
 
-  create(record: GameRecord, index: GameIndex = NO_INDEX, event?: StateEvent): Promise<boolean> {
-    return this.writes.create(record, index, event);
+  async create(record: GameRecord, index: GameIndex = NO_INDEX, event?: StateEvent): Promise<boolean> {
+    const cap = cappedEngineGameOf(record);
+    if (!cap) return this.writes.create(record, index, event);
+    // A real-time game against the computer: counted and inserted as one step (engineGames.ts).
+    const created = await this.run(() =>
+      createEngineGamePostgres(this.pool, cap, client => this.writes.createOn(client, record, index, event)),
+    );
+    if (created === 'limit') throw engineGamesLimited(cap.max);
+    return created;
   }
 
   get(id: string): Promise<GameRecord | undefined> {

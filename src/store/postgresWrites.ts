@@ -22,6 +22,8 @@ import { CHANGES_CHANNEL } from './notifications.ts';
 import { dataOf, lineDelta, type LineDelta } from './rows.ts';
 import type { StateEvent } from './store.ts';
 
+const noop = () => undefined;
+
 /** Writes per statement: the announcement of a batch must stay under PostgreSQL's 8,000 bytes without events. */
 const MAX_BATCH = 40;
 /** The payload's budget: what a change's announcement takes without its event, and the limit. */
@@ -115,6 +117,13 @@ export class PostgresWrites {
     return this.enqueue('create', record, 0, event, index, lineDelta(undefined, record));
   }
 
+  /** The same creation at once and alone, on `client` (in its transaction): whether the game was inserted. */
+  async createOn(client: pg.PoolClient, record: GameRecord, index: GameIndex, event?: StateEvent): Promise<boolean> {
+    const line = lineDelta(undefined, record);
+    const write: Write = { kind: 'create', record, expected: 0, event, index, line, resolve: noop, reject: noop };
+    return (await this.statement([write], client)).has(record.id);
+  }
+
   update(
     record: GameRecord,
     expected: number,
@@ -166,7 +175,7 @@ export class PostgresWrites {
     for (const write of batch) write.resolve(saved.has(write.record.id));
   }
 
-  private async statement(batch: Write[]): Promise<Set<string>> {
+  private async statement(batch: Write[], on: pg.Pool | pg.PoolClient = this.pool): Promise<Set<string>> {
     const kind = batch[0]!.kind;
     const include = eventsThatFit(batch);
     const column = <T>(pick: (write: Write) => T): T[] => batch.map(pick);
@@ -204,7 +213,7 @@ export class PostgresWrites {
             column(w => w.line.length),
             include,
           ];
-    const result = await this.pool.query<{ id: string }>({
+    const result = await on.query<{ id: string }>({
       name: `chess-${kind}-games`,
       text: kind === 'create' ? CREATE_SQL : UPDATE_SQL,
       values: [...head, moves.id, moves.ply, moves.uci, moves.clock],

@@ -75,6 +75,8 @@ import {
 } from './sqliteChallenges.ts';
 import { seenOf, type PresenceKey, type PresenceStore, type SeenAt } from './presence.ts';
 import type { EngineTurn, EngineTurnStore } from './engineTurns.ts';
+import { cappedEngineGameOf } from '../domain/engineGames.ts';
+import { countEngineGamesSqlite, engineGamesLimited } from './engineGames.ts';
 import { chatColumns, chatLineOf, type AppendedChat, type ChatStore } from './chat.ts';
 import { chatRetryAt, type ChatLimit, type ChatLine, type NewChatLine } from '../domain/chat.ts';
 import type { ChatRoom } from '../contract/vocabulary.ts';
@@ -216,7 +218,14 @@ export class SqliteGameStore
   create(record: GameRecord, { deadline, ended }: GameIndex = NO_INDEX): Promise<boolean> {
     const data = storedDataOf(record);
     const { id, version, createdAt, white, black } = record;
-    return this.enqueue(() => {
+    // A real-time game against the computer: counted in the write transaction that inserts it (engineGames.ts).
+    const cap = cappedEngineGameOf(record);
+    let limited = false;
+    const created = this.enqueue(() => {
+      if (cap && countEngineGamesSqlite(this.db, cap.player) >= cap.max) {
+        limited = true;
+        return false;
+      }
       const now = new Date().toISOString();
       const inserted = this.games.insert.run(
         id,
@@ -234,6 +243,7 @@ export class SqliteGameStore
       writeLine(this.games, record);
       return true;
     });
+    return cap ? created.then(saved => (limited ? Promise.reject(engineGamesLimited(cap.max)) : saved)) : created;
   }
 
   get(id: string): Promise<GameRecord | undefined> {

@@ -109,7 +109,9 @@ export interface GameStore {
   /**
    * Inserts a new game; resolves false when the id is already taken. A store shared by several instances logs
    * `event` (the new game's state) at version 1 and announces the creation, so that the other instances' players'
-   * streams hear of it.
+   * streams hear of it. A real-time game against the computer is inserted only while its person has fewer than
+   * their bound of such games ongoing, counted with the insert as one step (engineGames.ts); else it rejects with
+   * RATE_LIMITED.
    */
   create(record: GameRecord, index?: GameIndex, event?: StateEvent): Promise<boolean>;
   get(id: string): Promise<GameRecord | undefined>;

@@ -143,11 +143,13 @@ test('claims after the opponent left: a real-time game, a player, 30 s gone; a w
     clock: { initial: 300_000, increment: 0 },
   });
   const start = Date.parse('2026-01-31T12:00:00.000Z');
-  const played = after(
+  // Claims are made on the opponent's turn (DECISIONS §16a): Ann's after Nf3, Bob's before it.
+  const annToMove = after(
     timed,
     g => makeMove(g, 'e2e4', playerActor(ANN), start + 1000),
     g => makeMove(g, 'e7e5', playerActor(BOB), start + 2000),
   );
+  const played = after(annToMove, g => makeMove(g, 'g1f3', playerActor(ANN), start + 3000));
   const [ann, bob] = [playerActor(ANN), playerActor(BOB)];
   const claim = (game: Game, kind: 'victory' | 'draw', actor: typeof ann, since: number | undefined, at: number) => {
     const result = claimOpponentGone(game, kind, actor, since, at);
@@ -159,7 +161,8 @@ test('claims after the opponent left: a real-time game, a player, 30 s gone; a w
   t.assert.equal(claim(played, 'victory', ann, gone, gone + 30_000), 'timeout');
   t.assert.equal(claim(played, 'draw', ann, gone, gone + 30_000), 'draw');
   t.assert.equal(claim(played, 'victory', SERVICE, gone, gone + 30_000), 'NOT_A_PLAYER', 'both sides');
-  const won = claimOpponentGone(played, 'victory', bob, gone, gone + 30_000);
+  t.assert.equal(claim(annToMove, 'victory', ann, gone, gone + 30_000), 'CLAIM_NOT_AVAILABLE', 'her own turn');
+  const won = claimOpponentGone(annToMove, 'victory', bob, gone, gone + 30_000);
   if (!won.ok) throw won.error;
   t.assert.equal(winnerOf(won.value.game), 'black');
   t.assert.equal(claim(won.value.game, 'victory', ann, gone, gone + 31_000), 'GAME_OVER');

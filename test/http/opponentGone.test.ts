@@ -38,7 +38,7 @@ async function instance(t: TestContext, now: () => number, store?: GameStore): P
 }
 
 /**
- * Ann (white) and Bob play 5+3 from a challenge, both move once; Ann follows the game on `annAt`'s lichess stream,
+ * Ann (white) and Bob play 5+3 from a challenge, both move once and Ann again; Ann follows the game on `annAt`'s lichess stream,
  * Bob on `bobAt`'s; Bob leaves, stays away, comes back, leaves again, and Ann claims.
  */
 async function leaveAndClaim(t: TestContext, annAt: Instance, bobAt: Instance, skew: { ms: number }): Promise<void> {
@@ -72,6 +72,8 @@ async function leaveAndClaim(t: TestContext, annAt: Instance, bobAt: Instance, s
   let bobStream = await follow(bobAt, bob.token, `/api/board/game/${gameId}/stream`); // the seed's stream counts too
   t.assert.equal((await annAt.post(ann.token, `/api/bot/game/${gameId}/move/e2e4`)).statusCode, 200);
   t.assert.equal((await bobAt.post(bob.token, `/api/bot/game/${gameId}/move/e7e5`)).statusCode, 200);
+  // A claim is made on the opponent's turn only (DECISIONS §16a): Bob is to move when he leaves.
+  t.assert.equal((await annAt.post(ann.token, `/api/bot/game/${gameId}/move/g1f3`)).statusCode, 200);
   const gone = () => annStream.events.filter(line => line.type === 'opponentGone');
   const claimVictory = () => annAt.post(ann.token, `/api/bot/game/${gameId}/claim-victory`);
 

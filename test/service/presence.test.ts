@@ -82,3 +82,23 @@ test('a lease that is not renewed lapses: a dead instance leaves its players gon
   now = 16_000;
   t.assert.equal(await alive.goneSince(game, 'ann'), 15_000);
 });
+
+test('no opponentGone line is ever sent about the computer: it never goes (DECISIONS §16a)', async (t: TestContext) => {
+  const store = new MemoryGameStore();
+  let now = 0;
+  const presence = new GamePresence({ store, now: () => now, tickMs: 3_600_000 });
+  t.after(() => presence.close());
+  // Ann plays the computer in one game and Bob in another; neither opponent ever opens a stream.
+  const lines: Record<string, unknown[]> = { stockfish: [], bob: [] };
+  for (const [gameId, opponentId] of [
+    ['AiGame01', 'stockfish'],
+    ['BobGame1', 'bob'],
+  ] as const) {
+    presence.watch({ gameId, opponentId, startedAt: 0 }, line => lines[opponentId]!.push(line));
+  }
+  now = 60_000; // long after any count-down
+  await presence['tick']();
+  await presence['tick']();
+  t.assert.deepEqual(lines.bob, [{ type: 'opponentGone', gone: true, claimWinInSeconds: 0 }]);
+  t.assert.deepEqual(lines.stockfish, []);
+});

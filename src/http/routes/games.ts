@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import type { Change, Game } from '../../domain/game.ts';
 import { abort, drawAction, makeMove, redo, resign, takebackAction, undo } from '../../domain/transitions.ts';
 import { exportPgn } from '../../domain/pgn.ts';
+import { engineSeatRefusal } from '../../domain/engineSeat.ts';
 import { drawActionOf } from '../../domain/lichess.ts';
 import { fenOf, gameFullOf, isTicking, legalMovesOf, stateJsonOf } from '../../domain/views.ts';
 import type { GameService } from '../../service/games.ts';
@@ -43,6 +44,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const GAME_ERRORS = [400, 401, 404, 429] as const;
 const CHANGE_ERRORS = [400, 401, 403, 404, 429] as const;
 const CREATE_ERRORS = [400, 401, 403, 429] as const;
+
+/** The computer's seat is never given by a request (DECISIONS §16a): it plays through `POST /api/challenge/ai`. */
+function refuseEngineSeats(seats: Parameters<typeof engineSeatRefusal>[0]): void {
+  const refusal = engineSeatRefusal(seats);
+  if (refusal) throw refusal;
+}
 
 /**
  * Answers of reads, serialized once per game version (a Game never changes; a change makes a new one) with
@@ -98,6 +105,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (
     },
     async (request, reply) => {
       const { white, black, clock } = request.body;
+      refuseEngineSeats({ white, black });
       const game = await games.create({ white, black, clock }, request.actor);
       metrics.gamesCreated.inc();
       return reply.code(201).send(gameFullOf(game, games.now()));
@@ -146,6 +154,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (
     },
     async (request, reply) => {
       const { fen, white, black, clock } = request.body;
+      refuseEngineSeats({ white, black });
       const game = await games.importFen({ white, black, clock }, fen, request.actor);
       metrics.gamesCreated.inc();
       return reply.code(201).send(gameFullOf(game, games.now()));
