@@ -105,7 +105,7 @@ export const GameEventInfo = Type.Object(
     color: Color,
     fen: Type.String(),
     lastMove: Type.String({ description: 'UCI; empty before the first move' }),
-    source: Type.Enum(['friend', 'ai']),
+    source: Type.Enum(['lobby', 'friend', 'ai'], { description: 'lobby: paired from seeks; ai: the computer' }),
     status: Type.Object({ id: Type.Integer(), name: ref(LichessStatusName) }),
     variant: Variant,
     speed: Type.Enum(SPEEDS),
