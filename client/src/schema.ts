@@ -346,6 +346,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/token/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Test tokens: the player and scopes of each, or null
+     * @description Up to 1000 tokens, comma-separated, read as text whatever the media type. Unknown and revoked tokens, and service tokens, are null. Needs no token.
+     */
+    post: operations['tokenTest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/challenge/open': {
     parameters: {
       query?: never;
@@ -1488,6 +1508,17 @@ export interface components {
         };
       })[];
       nbMyTurn: number;
+    };
+    /** @description POST /api/token/test: each token given, as lichess answers it; null for an unknown or revoked one */
+    TokenTest: {
+      [key: string]: {
+        /** @description the id of the token's player */
+        userId: string;
+        /** @description the token's scopes, comma-separated, e.g. board:play,challenge:read */
+        scopes: string;
+        /** @description when it expires, in ms since the epoch; null: never (until revoked) */
+        expires: number | null;
+      } | null;
     };
     StreamError: {
       /** @description SERVER_SHUTDOWN, SLOW_CONSUMER, RESYNC_REQUIRED, UNAUTHORIZED, ... */
@@ -3441,6 +3472,86 @@ export interface operations {
       };
       /** @description a token is needed, or the one given is unknown or revoked */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+    };
+  };
+  tokenTest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description tokens separated by commas */
+    requestBody: {
+      content: {
+        'text/plain': string;
+        'application/x-www-form-urlencoded': string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenTest'];
+        };
+      };
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
         headers: {
           [name: string]: unknown;
         };

@@ -36,6 +36,7 @@ import { tokenRoutes } from './routes/tokens.ts';
 import { challengeRoutes } from './routes/challenges.ts';
 import { seekRoutes } from './routes/seeks.ts';
 import { lichessRoutes } from './routes/lichess.ts';
+import { tokenTestRoutes } from './routes/tokenTest.ts';
 import type { SeekService } from '../service/seeks.ts';
 import type { GamePresence } from '../service/presence.ts';
 import type { EnginePool } from '../engine/index.ts';
@@ -398,6 +399,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       serviceTokens: (deps.tokens ?? []).length > 0,
     });
   }
+  await app.register(tokenTestRoutes, { prefix: '/api', tokens: deps.playerTokens });
   if (deps.challenges) await app.register(challengeRoutes, { prefix: '/api', challenges: deps.challenges });
   // The lichess dialect (DECISIONS §17): its paths beside the seed's.
   await app.register(lichessRoutes, {

@@ -7,8 +7,9 @@
  * who acts (the player of a player token; otherwise the service, for any side), count the request against that
  * client's budget (429 `RATE_LIMITED` beyond it, so that guessing tokens is limited too), then refuse a request
  * without a valid token when authentication is on: when service tokens are configured or any player token was
- * ever issued (401 `UNAUTHORIZED`, with `WWW-Authenticate: Bearer` from the error mapper); then the rule of bots
- * and the Board API. A stream is one request: it passes the hook once, when it opens. Errors are thrown to the one error mapper (errors.ts).
+ * ever issued (401 `UNAUTHORIZED`, with `WWW-Authenticate: Bearer` from the error mapper), unless the route needs
+ * none (`POST /api/token/test`); then the rule of bots and the Board API. A stream is one request: it passes the
+ * hook once, when it opens. Errors are thrown to the one error mapper (errors.ts).
  *
  * Two protocol rules apply to every request, so that no answer is one of Node's bare ones: HTTP/1.1 without
  * Host is refused with an ApiError, and an `Expect` other than 100-continue is ignored.
@@ -79,6 +80,13 @@ function botRule(request: FastifyRequest): DomainError | undefined {
 }
 
 const BOT_UPGRADE = '/api/bot/account/upgrade';
+
+/**
+ * Whether the request's route needs no token even when authentication is on: one whose document says so with an
+ * empty `security` (`POST /api/token/test`, as on lichess). Its requests still count against the rate limit.
+ */
+const needsNoToken = (request: FastifyRequest): boolean =>
+  (request.routeOptions.schema as { security?: unknown[] } | undefined)?.security?.length === 0;
 
 /** Whether a request is for the API: a route under `/api/`, or an unmatched path there (404s are guarded too). */
 export function isApiRequest(request: FastifyRequest): boolean {
@@ -158,7 +166,8 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
         request.playerTokenHash = player.hash;
       }
       request.clientKey = serviceKey ?? (player ? `token:${player.hash.slice(0, 24)}` : addressKey);
-      const refused = authOn && !serviceKey && !player ? unauthorized(header) : botRule(request);
+      const refused =
+        authOn && !serviceKey && !player && !needsNoToken(request) ? unauthorized(header) : botRule(request);
       if (!limiter) return done(refused);
       limiter(request).then(
         state => done(limitError(state, reply) ?? refused),
