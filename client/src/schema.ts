@@ -103,7 +103,7 @@ export interface paths {
     put?: never;
     /**
      * Play a move in UCI notation
-     * @description A pawn move to the last rank without a promotion character answers status promotionPending and is not applied. lichess's offeringDraw=true also offers a draw with the move (if none is pending); the answer is then the state after the offer.
+     * @description A pawn move to the last rank without a promotion character answers status promotionPending and is not applied. lichess's offeringDraw=true also offers a draw with the move, or agrees to the opponent's pending offer (the game is drawn): one change, answered with the state after it. A move that ends the game is answered as the move.
      */
     post: operations['makeMove'];
     delete?: never;
@@ -346,6 +346,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/token/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Test tokens: the player and scopes of each, or null
+     * @description Up to 1000 tokens, comma-separated, read as text whatever the media type. Unknown and revoked tokens, and service tokens, are null. Needs no token.
+     */
+    post: operations['tokenTest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/challenge/open': {
     parameters: {
       query?: never;
@@ -482,74 +502,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/api/board/game/{gameId}/draw/yes': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Offer a draw, or accept the opponent's */
-    post: operations['boardDrawYes'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/board/game/{gameId}/draw/no': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Decline the opponent's draw offer */
-    post: operations['boardDrawNo'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/board/game/{gameId}/takeback/yes': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Offer a takeback, or accept the opponent's */
-    post: operations['boardTakebackYes'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/board/game/{gameId}/takeback/no': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Decline the opponent's takeback offer */
-    post: operations['boardTakebackNo'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/api/bot/game/stream/{gameId}': {
     parameters: {
       query?: never;
@@ -567,7 +519,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/api/bot/game/{gameId}/draw/yes': {
+  '/api/board/game/{gameId}/draw/yes': {
     parameters: {
       query?: never;
       header?: never;
@@ -576,15 +528,18 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Offer a draw, or accept the opponent's */
-    post: operations['botDrawYes'];
+    /**
+     * Offer a draw, or accept the opponent's
+     * @description lichess's draw/true and draw/1 are this path too.
+     */
+    post: operations['boardDrawYes'];
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
     trace?: never;
   };
-  '/api/bot/game/{gameId}/draw/no': {
+  '/api/board/game/{gameId}/draw/no': {
     parameters: {
       query?: never;
       header?: never;
@@ -593,15 +548,18 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Decline the opponent's draw offer */
-    post: operations['botDrawNo'];
+    /**
+     * Decline the opponent's draw offer
+     * @description lichess's draw/false and draw/0 are this path too.
+     */
+    post: operations['boardDrawNo'];
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
     trace?: never;
   };
-  '/api/bot/game/{gameId}/takeback/yes': {
+  '/api/board/game/{gameId}/takeback/yes': {
     parameters: {
       query?: never;
       header?: never;
@@ -610,15 +568,18 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Offer a takeback, or accept the opponent's */
-    post: operations['botTakebackYes'];
+    /**
+     * Offer a takeback, or accept the opponent's
+     * @description lichess's takeback/true and takeback/1 are this path too.
+     */
+    post: operations['boardTakebackYes'];
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
     trace?: never;
   };
-  '/api/bot/game/{gameId}/takeback/no': {
+  '/api/board/game/{gameId}/takeback/no': {
     parameters: {
       query?: never;
       header?: never;
@@ -627,8 +588,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Decline the opponent's takeback offer */
-    post: operations['botTakebackNo'];
+    /**
+     * Decline the opponent's takeback offer
+     * @description lichess's takeback/false and takeback/0 are this path too.
+     */
+    post: operations['boardTakebackNo'];
     delete?: never;
     options?: never;
     head?: never;
@@ -669,6 +633,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/bot/game/{gameId}/draw/yes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Offer a draw, or accept the opponent's
+     * @description lichess's draw/true and draw/1 are this path too.
+     */
+    post: operations['botDrawYes'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bot/game/{gameId}/draw/no': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Decline the opponent's draw offer
+     * @description lichess's draw/false and draw/0 are this path too.
+     */
+    post: operations['botDrawNo'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bot/game/{gameId}/takeback/yes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Offer a takeback, or accept the opponent's
+     * @description lichess's takeback/true and takeback/1 are this path too.
+     */
+    post: operations['botTakebackYes'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bot/game/{gameId}/takeback/no': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Decline the opponent's takeback offer
+     * @description lichess's takeback/false and takeback/0 are this path too.
+     */
+    post: operations['botTakebackNo'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/bot/game/{gameId}/claim-victory': {
     parameters: {
       query?: never;
@@ -697,6 +741,60 @@ export interface paths {
     put?: never;
     /** Claim the game as a draw: the opponent left a real-time game 30 s ago */
     post: operations['botClaimDraw'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bot/game/{gameId}/move/{move}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Play a move (a promotion without its piece is a queen); offeringDraw=true offers a draw with it
+     * @description With offeringDraw=true and the opponent's draw offer pending, the move agrees to it: the game is drawn.
+     */
+    post: operations['botMove'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bot/game/{gameId}/abort': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Abort a game whose clock has not started */
+    post: operations['botAbort'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bot/game/{gameId}/resign': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Resign a game */
+    post: operations['botResign'];
     delete?: never;
     options?: never;
     head?: never;
@@ -733,57 +831,6 @@ export interface paths {
     put?: never;
     /** Write a line in the game's chat: the player room (the two players) or the spectator room (anyone) */
     post: operations['botChatWrite'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/bot/game/{gameId}/move/{move}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Play a move (a promotion without its piece is a queen); offeringDraw=true offers a draw with it */
-    post: operations['botMove'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/bot/game/{gameId}/abort': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Abort a game whose clock has not started */
-    post: operations['botAbort'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/bot/game/{gameId}/resign': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Resign a game */
-    post: operations['botResign'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1240,7 +1287,7 @@ export interface components {
       room: 'player' | 'spectator';
       /**
        * Format: well-formed-unicode
-       * @description 1-140 characters, no control characters
+       * @description 1-140 characters, no control characters, with a visible character (not only blanks)
        */
       text: string;
     };
@@ -1365,8 +1412,11 @@ export interface components {
       fen: string;
       /** @description UCI; empty before the first move */
       lastMove: string;
-      /** @enum {unknown} */
-      source: 'friend' | 'ai';
+      /**
+       * @description lobby: paired from seeks; ai: the computer
+       * @enum {unknown}
+       */
+      source: 'lobby' | 'friend' | 'ai';
       status: {
         id: number;
         name: components['schemas']['LichessStatusName'];
@@ -1423,8 +1473,11 @@ export interface components {
         fen: string;
         /** @description UCI; empty before the first move */
         lastMove: string;
-        /** @enum {unknown} */
-        source: 'friend' | 'ai';
+        /**
+         * @description lobby: paired from seeks; ai: the computer
+         * @enum {unknown}
+         */
+        source: 'lobby' | 'friend' | 'ai';
         /** @description standard, or fromPosition for a game from a FEN */
         variant: {
           /** @enum {unknown} */
@@ -1455,6 +1508,17 @@ export interface components {
         };
       })[];
       nbMyTurn: number;
+    };
+    /** @description POST /api/token/test: each token given, as lichess answers it; null for an unknown or revoked one */
+    TokenTest: {
+      [key: string]: {
+        /** @description the id of the token's player */
+        userId: string;
+        /** @description the token's scopes, comma-separated, e.g. board:play,challenge:read */
+        scopes: string;
+        /** @description when it expires, in ms since the epoch; null: never (until revoked) */
+        expires: number | null;
+      } | null;
     };
     StreamError: {
       /** @description SERVER_SHUTDOWN, SLOW_CONSUMER, RESYNC_REQUIRED, UNAUTHORIZED, ... */
@@ -3444,6 +3508,86 @@ export interface operations {
       };
     };
   };
+  tokenTest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description tokens separated by commas */
+    requestBody: {
+      content: {
+        'text/plain': string;
+        'application/x-www-form-urlencoded': string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenTest'];
+        };
+      };
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+    };
+  };
   createOpenChallenge: {
     parameters: {
       query?: never;
@@ -3734,6 +3878,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ChallengeJson'];
+        };
+      };
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
         };
       };
       /** @description a token is needed, or the one given is unknown or revoked */
@@ -4110,6 +4263,82 @@ export interface operations {
     };
   };
   boardGameStream: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        gameId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description lichess's gameFull, then gameState lines; the answer ends once the game is over */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/x-ndjson': components['schemas']['LichessGameStreamEvent'];
+        };
+      };
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description a token is needed, or the one given is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description no such game, player, challenge or seek */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+    };
+  };
+  botGameStream: {
     parameters: {
       query?: never;
       header?: never;
@@ -4597,7 +4826,7 @@ export interface operations {
       };
     };
   };
-  botGameStream: {
+  boardClaimVictory: {
     parameters: {
       query?: never;
       header?: never;
@@ -4608,13 +4837,13 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description lichess's gameFull, then gameState lines; the answer ends once the game is over */
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/x-ndjson': components['schemas']['LichessGameStreamEvent'];
+          'application/json': components['schemas']['OkResponse'];
         };
       };
       /** @description the request is invalid: a parameter, the body or the action (its code says which) */
@@ -4635,8 +4864,138 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
       /** @description no such game, player, challenge or seek */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+    };
+  };
+  boardClaimDraw: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        gameId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OkResponse'];
+        };
+      };
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description a token is needed, or the one given is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description no such game, player, challenge or seek */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -5085,212 +5444,6 @@ export interface operations {
       };
     };
   };
-  boardClaimVictory: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        gameId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['OkResponse'];
-        };
-      };
-      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description a token is needed, or the one given is unknown or revoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description no such game, player, challenge or seek */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the request body is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the request body is not of a media type this operation reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description an internal error; nothing was changed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-    };
-  };
-  boardClaimDraw: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        gameId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['OkResponse'];
-        };
-      };
-      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description a token is needed, or the one given is unknown or revoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description no such game, player, challenge or seek */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the request body is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the request body is not of a media type this operation reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description an internal error; nothing was changed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-    };
-  };
   botClaimVictory: {
     parameters: {
       query?: never;
@@ -5395,6 +5548,319 @@ export interface operations {
     };
   };
   botClaimDraw: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        gameId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OkResponse'];
+        };
+      };
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description a token is needed, or the one given is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description no such game, player, challenge or seek */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+    };
+  };
+  botMove: {
+    parameters: {
+      query?: {
+        offeringDraw?: boolean | string;
+      };
+      header?: never;
+      path: {
+        gameId: string;
+        /** @description the move in UCI, e.g. e2e4 */
+        move: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OkResponse'];
+        };
+      };
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description a token is needed, or the one given is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description no such game, player, challenge or seek */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+    };
+  };
+  botAbort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        gameId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OkResponse'];
+        };
+      };
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description a token is needed, or the one given is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description no such game, player, challenge or seek */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+    };
+  };
+  botResign: {
     parameters: {
       query?: never;
       header?: never;
@@ -5790,319 +6256,6 @@ export interface operations {
         'application/x-www-form-urlencoded': components['schemas']['ChatRequest'];
       };
     };
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['OkResponse'];
-        };
-      };
-      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description a token is needed, or the one given is unknown or revoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description no such game, player, challenge or seek */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the request body is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the request body is not of a media type this operation reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description an internal error; nothing was changed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-    };
-  };
-  botMove: {
-    parameters: {
-      query?: {
-        offeringDraw?: boolean | string;
-      };
-      header?: never;
-      path: {
-        gameId: string;
-        /** @description the move in UCI, e.g. e2e4 */
-        move: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['OkResponse'];
-        };
-      };
-      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description a token is needed, or the one given is unknown or revoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description no such game, player, challenge or seek */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the request body is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the request body is not of a media type this operation reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description an internal error; nothing was changed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-    };
-  };
-  botAbort: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        gameId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['OkResponse'];
-        };
-      };
-      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description a token is needed, or the one given is unknown or revoked */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description no such game, player, challenge or seek */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the request body is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the request body is not of a media type this operation reads */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description an internal error; nothing was changed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ApiError'];
-        };
-      };
-    };
-  };
-  botResign: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        gameId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
     responses: {
       /** @description OK */
       200: {

@@ -14,7 +14,7 @@ export const ChatRequest = Type.Object(
       minLength: 1,
       maxLength: MAX_CHAT_TEXT,
       ...PLAIN_TEXT,
-      description: `1-${MAX_CHAT_TEXT} characters, no control characters`,
+      description: `1-${MAX_CHAT_TEXT} characters, no control characters, with a visible character (not only blanks)`,
     }),
   },
   { $id: 'ChatRequest', description: 'a chat line; as a form, or as JSON with the same keys' },

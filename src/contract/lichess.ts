@@ -1,7 +1,8 @@
 /**
  * lichess's shapes as the lichess paths send them (DECISIONS §17), after its published schemas (GameFullEvent,
- * GameStateEvent, GameEventInfo, ChatLineEvent, OpponentGoneEvent): declared once here, their types derived, so that
- * the domain's views (`domain/lichess.ts`) return them and the OpenAPI document describes them.
+ * GameStateEvent, GameEventInfo, ChatLineEvent, OpponentGoneEvent, the token test's answer): declared once here,
+ * their types derived, so that the domain's views (`domain/lichess.ts`) return them and the OpenAPI document
+ * describes them.
  */
 import { Type, type Static } from 'typebox';
 import { ref } from './shapes.ts';
@@ -105,7 +106,7 @@ export const GameEventInfo = Type.Object(
     color: Color,
     fen: Type.String(),
     lastMove: Type.String({ description: 'UCI; empty before the first move' }),
-    source: Type.Enum(['friend', 'ai']),
+    source: Type.Enum(['lobby', 'friend', 'ai'], { description: 'lobby: paired from seeks; ai: the computer' }),
     status: Type.Object({ id: Type.Integer(), name: ref(LichessStatusName) }),
     variant: Variant,
     speed: Type.Enum(SPEEDS),
@@ -149,6 +150,24 @@ export const NowPlaying = Type.Object(
   { $id: 'NowPlaying', description: "GET /api/account/playing: lichess's shape" },
 );
 
+/** A token as lichess's token test tells it: its player, its scopes and when it expires. */
+export const TestedToken = Type.Object({
+  userId: Type.String({ description: "the id of the token's player" }),
+  scopes: Type.String({ description: "the token's scopes, comma-separated, e.g. board:play,challenge:read" }),
+  expires: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'when it expires, in ms since the epoch; null: never (until revoked)',
+  }),
+});
+
+export const TokenTest = Type.Object(
+  {},
+  {
+    $id: 'TokenTest',
+    additionalProperties: Type.Union([TestedToken, Type.Null()]),
+    description: 'POST /api/token/test: each token given, as lichess answers it; null for an unknown or revoked one',
+  },
+);
+
 export const LICHESS_SCHEMAS = [
   LichessStatusName,
   LichessGameState,
@@ -158,6 +177,7 @@ export const LICHESS_SCHEMAS = [
   GameEventInfo,
   BotOnlineUser,
   NowPlaying,
+  TokenTest,
 ];
 
 export type LichessStatus = Static<typeof LichessStatusName>;
@@ -166,4 +186,5 @@ export type LichessPlayer = Static<typeof LichessPlayer>;
 export type LichessGameFull = Static<typeof LichessGameFull>;
 export type OpponentGone = Static<typeof OpponentGone>;
 export type GameEventInfo = Static<typeof GameEventInfo>;
+export type TestedToken = Static<typeof TestedToken>;
 export type Speed = (typeof SPEEDS)[number];

@@ -56,6 +56,12 @@ export const CHAT_ROOMS = ['player', 'spectator'] as const;
 export type ChatRoom = (typeof CHAT_ROOMS)[number];
 /** The longest chat line, in characters (Unicode code points). */
 export const MAX_CHAT_TEXT = 140;
+/**
+ * A character that shows, which a chat line must have (DECISIONS §16a): not a blank (Unicode White_Space, the
+ * Braille blank U+2800) and not one drawn as nothing (Default_Ignorable_Code_Point: the byte-order mark, zero-width
+ * spaces and joiners, fillers, variation selectors...).
+ */
+export const VISIBLE_CHARACTER = /[^\p{White_Space}\p{Default_Ignorable_Code_Point}\u2800]/u;
 
 /** The player id of the computer's seat (DECISIONS §18): the engine plays as this player, and nobody else does. */
 export const ENGINE_ID = 'stockfish';

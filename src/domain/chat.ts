@@ -3,7 +3,7 @@
  * how fast one player may write. Pure: the time is an argument.
  *
  * - Rooms: `player` (the game's two players) and `spectator` (anyone). Text: 1-140 characters (code points), no
- *   control characters, no unpaired surrogates.
+ *   control characters, no unpaired surrogates, and a visible character (not only blanks or zero-width ones).
  * - A player token writes in its own name; in the players' room only when its player holds a seat (FORBIDDEN
  *   otherwise), and only such a player reads that room. A request without a player token (authentication off, or a
  *   service token) acts for any side, as its moves do: it writes in the name of the side to move, and reads both
@@ -18,7 +18,7 @@
  * ```
  */
 import type { PlayerInfo } from '../contract/shapes.ts';
-import { CHAT_ROOMS, MAX_CHAT_TEXT, type ChatRoom } from '../contract/vocabulary.ts';
+import { CHAT_ROOMS, MAX_CHAT_TEXT, VISIBLE_CHARACTER, type ChatRoom } from '../contract/vocabulary.ts';
 import { DomainError, err, ok, type Result } from './errors.ts';
 import type { Game } from './game.ts';
 import { sidesOf, type Actor } from './seats.ts';
@@ -61,6 +61,7 @@ export function parseChatRequest(body: Readonly<Record<string, unknown>>): Resul
     return invalid('text', `text must have 1-${MAX_CHAT_TEXT} characters, not ${length}`);
   }
   if (!PRINTABLE.test(text)) return invalid('text', 'text must not contain control characters or unpaired surrogates');
+  if (!VISIBLE_CHARACTER.test(text)) return invalid('text', 'text must have a visible character, not only blanks');
   return ok({ room: room as ChatRoom, text });
 }
 

@@ -49,6 +49,7 @@ export interface GameRecord {
   readonly result: FinalResult | null;
   readonly clock: Clock | null; // null: an untimed game
   readonly moveClocks: readonly number[]; // a clocked game's mover's time left after each move (ms), as `moves`
+  readonly source?: 'lobby'; // how it was made, where lichess tells it: paired from seeks; absent otherwise
 }
 
 /** A record together with what is derived from it: its line (but `moves`, the record's) and its position. */
@@ -72,6 +73,7 @@ export interface NewGameInput {
   white?: PlayerInfo | undefined;
   black?: PlayerInfo | undefined;
   clock?: TimeControl | undefined;
+  source?: 'lobby' | undefined; // paired from seeks (DECISIONS §16a)
 }
 
 /** The line of a game. */
@@ -110,6 +112,7 @@ export function newGame(input: NewGameInput): Game {
     white: input.white ?? DEFAULT_WHITE,
     black: input.black ?? DEFAULT_BLACK,
     clock: clockOf(input),
+    ...(input.source ? { source: input.source } : {}),
   };
   return withRecord(standardStart, record);
 }

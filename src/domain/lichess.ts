@@ -13,7 +13,7 @@
  * ```ts
  * lichessGameFull(game, now); // { type: 'gameFull', id, variant, clock, speed, perf, rated, createdAt, white, ... }
  * lichessGameState(gameStateOf(game, now)); // { type: 'gameState', moves: 'e2e4 e7e5', wtime, btime, ... }
- * gameEventInfoOf(gameFullOf(game, now), 'ann', now); // lichess's GameEventInfo for Ann's event stream
+ * gameEventInfoOf(eventGameOf(game, now), 'ann', now); // lichess's GameEventInfo for Ann's event stream
  * lichessChatLine(line); // { type: 'chatLine', room: 'player', username: 'Ann', text: 'good luck' }
  * ```
  */
@@ -35,7 +35,7 @@ import type { Game } from './game.ts';
 import { INITIAL_FEN } from './notation.ts';
 import { sidesOf, type Actor } from './seats.ts';
 import { engineLevelOf } from './engineSeat.ts';
-import { gameStateOf } from './views.ts';
+import { gameFullOf, gameStateOf } from './views.ts';
 
 /** lichess's speed of a clock: estimate = limit + 40 × increment (seconds); days and none: correspondence. */
 export function speedOfClock(limitSeconds: number | null, incrementSeconds = 0): Speed {
@@ -188,10 +188,23 @@ function opponentOf(player: PlayerInfo): GameEventInfo['opponent'] {
 }
 
 /**
- * A game (its GameFull) as lichess's GameEventInfo for `playerId` (white when the player holds both seats), at
- * `now`: `secondsLeft` is the player's clock, the time to a correspondence deadline, or lichess's large value.
+ * A game's GameFull as the player streams carry it: with how the game was made where lichess tells it (its record's
+ * `source`, `lobby` for a game paired from seeks), which the seed's GameFull does not say (eventGameOf).
  */
-export function gameEventInfoOf(full: GameFull, playerId: string, now: number): GameEventInfo {
+export type EventGameFull = GameFull & { readonly source?: 'lobby' | undefined };
+
+/** The GameFull of a game at `now`, with its `source` when it has one: what gameEventInfoOf reads. */
+export function eventGameOf(game: Game, now: number): EventGameFull {
+  const full = gameFullOf(game, now);
+  return game.record.source === undefined ? full : { ...full, source: game.record.source };
+}
+
+/**
+ * A game (its GameFull, from eventGameOf) as lichess's GameEventInfo for `playerId` (white when the player holds
+ * both seats), at `now`: `secondsLeft` is the player's clock, the time to a correspondence deadline, or lichess's
+ * large value; `source` the game's (`lobby`), else `ai` against the computer and `friend` for the others.
+ */
+export function gameEventInfoOf(full: EventGameFull, playerId: string, now: number): GameEventInfo {
   const { state } = full;
   const color: Color = full.white.id === playerId || full.black.id !== playerId ? 'white' : 'black';
   const opponent = color === 'white' ? full.black : full.white;
@@ -213,7 +226,7 @@ export function gameEventInfoOf(full: GameFull, playerId: string, now: number): 
     color,
     fen: state.fen,
     lastMove: state.moves.at(-1) ?? '',
-    source: engineLevelOf(opponent) === undefined ? 'friend' : 'ai',
+    source: full.source ?? (engineLevelOf(opponent) === undefined ? 'friend' : 'ai'),
     status: { id: STATUS_IDS[name], name },
     variant: STANDARD,
     speed,

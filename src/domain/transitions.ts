@@ -245,6 +245,28 @@ export function drawAction(game: Game, action: DrawAction, actor: Actor = SERVIC
 }
 
 /**
+ * lichess's move with `?offeringDraw=true` (DECISIONS §16a), as one change: the move, then the mover's draw offer,
+ * or, when the opponent's offer was pending, the agreement to it (the game is drawn, the move played). A move that
+ * ends the game, or that waits for its promotion piece, is the move's change alone; a refused move is its error.
+ */
+export function moveOfferingDraw(game: Game, uci: string, actor: Actor = SERVICE, at?: number): Result<Change> {
+  const moved = makeMove(game, uci, actor, at);
+  if (!moved.ok) return moved;
+  const next = moved.value.game;
+  if (next.record.pendingPromotion !== null || isOver(next)) return moved;
+  const now = timeOf(game, at);
+  const mover = game.pos.turn;
+  const offered = game.record.drawOffer;
+  // The move made the next version; the offer, or the agreement, is part of that same version.
+  const record: GameRecord =
+    offered !== null && offered !== mover
+      ? { ...next.record, result: { kind: 'drawAgreed' }, clock: clockAtEnd(next, now) }
+      : // The computer declines at once (DECISIONS §16a): an offer to it never stays pending.
+        { ...next.record, drawOffer: personSideOf(next.record) ? null : mover };
+  return changed({ ...next, record }, now);
+}
+
+/**
  * Takebacks by consent (DECISIONS §13): GAME_OVER, the seat, then the action's own rule. An offer is made for the
  * actor's side (for an actor holding both, the side that made the last move) and needs a move of that side;
  * accepting takes back the offerer's last move and the reply made since, if any, so that the offerer is to move

@@ -27,6 +27,7 @@ import { DomainError } from '../domain/errors.ts';
 import { answerClientError, registerErrorHandlers, toApiError } from './errors.ts';
 import { compilersFactory } from './compilers.ts';
 import { registerGuards, type RateLimitSettings } from './guards.ts';
+import { lichessUrl } from './lichessPaths.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { gameRoutes } from './routes/games.ts';
 import { streamRoutes } from './routes/stream.ts';
@@ -35,6 +36,7 @@ import { tokenRoutes } from './routes/tokens.ts';
 import { challengeRoutes } from './routes/challenges.ts';
 import { seekRoutes } from './routes/seeks.ts';
 import { lichessRoutes } from './routes/lichess.ts';
+import { tokenTestRoutes } from './routes/tokenTest.ts';
 import type { SeekService } from '../service/seeks.ts';
 import type { GamePresence } from '../service/presence.ts';
 import type { EnginePool } from '../engine/index.ts';
@@ -187,6 +189,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Long path parameters reach schema validation (INVALID_GAME_ID, INVALID_UCI...) instead of the router's
     // own 414; Node's header size limit bounds the URL anyway.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // lichess's clients write a game's paths a little differently (a trailing slash, draw/1): one path each, before
+    // routing, so that everything judged on the route sees it (DECISIONS §16a).
+    rewriteUrl: request => lichessUrl(request.url ?? '/'),
     // Requests Node cannot parse get an ApiError too (DECISIONS §1), not Fastify's own body; so does a request
     // without Host, which Node would refuse with an empty body (guards.ts refuses it instead).
     clientErrorHandler: answerClientError,
@@ -394,6 +399,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       serviceTokens: (deps.tokens ?? []).length > 0,
     });
   }
+  await app.register(tokenTestRoutes, { prefix: '/api', tokens: deps.playerTokens });
   if (deps.challenges) await app.register(challengeRoutes, { prefix: '/api', challenges: deps.challenges });
   // The lichess dialect (DECISIONS §17): its paths beside the seed's.
   await app.register(lichessRoutes, {

@@ -7,8 +7,9 @@
  * who acts (the player of a player token; otherwise the service, for any side), count the request against that
  * client's budget (429 `RATE_LIMITED` beyond it, so that guessing tokens is limited too), then refuse a request
  * without a valid token when authentication is on: when service tokens are configured or any player token was
- * ever issued (401 `UNAUTHORIZED`, with `WWW-Authenticate: Bearer` from the error mapper). A stream is one request: it passes the hook once, when
- * it opens. Errors are thrown to the one error mapper (errors.ts).
+ * ever issued (401 `UNAUTHORIZED`, with `WWW-Authenticate: Bearer` from the error mapper), unless the route needs
+ * none (`POST /api/token/test`); then the rule of bots and the Board API. A stream is one request: it passes the
+ * hook once, when it opens. Errors are thrown to the one error mapper (errors.ts).
  *
  * Two protocol rules apply to every request, so that no answer is one of Node's bare ones: HTTP/1.1 without
  * Host is refused with an ApiError, and an `Expect` other than 100-continue is ignored.
@@ -54,18 +55,40 @@ declare module 'fastify' {
 /** Response headers a browser client may read across origins. */
 const EXPOSED_HEADERS = ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
-/** Whether a request is for the API: a route under `/api/`, or an unmatched path there (404s are guarded too). */
 /**
- * A bot plays through /api/bot/... only (DECISIONS §17): its changes on the Board API's paths (moves, offers,
- * seeks) are 403 FORBIDDEN; reads are not changes.
+ * Bots and the Board API (DECISIONS §17, §16a): a bot plays through /api/bot/... only, so its changes on the Board
+ * API's paths (moves, offers, seeks) are 403 FORBIDDEN; and a person's commands on /api/bot/... are 403 too, as
+ * lichess refuses them (but the upgrade that makes them a bot). Reads are not changes. Judged on the route's
+ * pattern, as the router matched it: however the path was written (`/api/%62oard/...`), the rule is the route's.
+ * A service token, or no token with authentication off, acts for any side and is neither.
  */
-function botOnBoard(request: FastifyRequest): DomainError | undefined {
+function botRule(request: FastifyRequest): DomainError | undefined {
   const { actor } = request;
-  if (actor.kind !== 'player' || !actor.bot || request.method === 'GET' || request.method === 'HEAD') return undefined;
-  if (!request.url.startsWith('/api/board/')) return undefined;
-  return new DomainError('FORBIDDEN', 'a bot plays through the Bot API (/api/bot/...), not the Board API');
+  if (actor.kind !== 'player' || request.method === 'GET' || request.method === 'HEAD') return undefined;
+  const route = request.routeOptions.url;
+  if (route === undefined) return undefined;
+  if (actor.bot && route.startsWith('/api/board/')) {
+    return new DomainError('FORBIDDEN', 'a bot plays through the Bot API (/api/bot/...), not the Board API');
+  }
+  if (!actor.bot && route.startsWith('/api/bot/') && route !== BOT_UPGRADE) {
+    return new DomainError(
+      'FORBIDDEN',
+      `the Bot API is for bots: ${actor.player.id} plays through the Board API (/api/board/...), or becomes a bot first (POST ${BOT_UPGRADE})`,
+    );
+  }
+  return undefined;
 }
 
+const BOT_UPGRADE = '/api/bot/account/upgrade';
+
+/**
+ * Whether the request's route needs no token even when authentication is on: one whose document says so with an
+ * empty `security` (`POST /api/token/test`, as on lichess). Its requests still count against the rate limit.
+ */
+const needsNoToken = (request: FastifyRequest): boolean =>
+  (request.routeOptions.schema as { security?: unknown[] } | undefined)?.security?.length === 0;
+
+/** Whether a request is for the API: a route under `/api/`, or an unmatched path there (404s are guarded too). */
 export function isApiRequest(request: FastifyRequest): boolean {
   const route = request.routeOptions.url;
   if (route?.startsWith('/api/')) return true;
@@ -143,7 +166,8 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
         request.playerTokenHash = player.hash;
       }
       request.clientKey = serviceKey ?? (player ? `token:${player.hash.slice(0, 24)}` : addressKey);
-      const refused = authOn && !serviceKey && !player ? unauthorized(header) : (botOnBoard(request) ?? undefined);
+      const refused =
+        authOn && !serviceKey && !player && !needsNoToken(request) ? unauthorized(header) : botRule(request);
       if (!limiter) return done(refused);
       limiter(request).then(
         state => done(limitError(state, reply) ?? refused),

@@ -79,7 +79,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * A documented route's schema, for the document, with the error answers every route of its kind can give whatever it
  * does (DECISIONS §19): 500 and 503 everywhere (the store failing); on `/api/`, 401 (a token unknown or revoked, once
  * authentication is on) and 429 (the rate limit); a method with a body, 400 (a body that is not JSON), 413 and 415;
- * a change on `/api/board/`, 403 (a bot plays through `/api/bot/`); and a description for each success. The route's
+ * a change on `/api/board/` or `/api/bot/`, 403 (a bot plays through `/api/bot/`, a person through `/api/board/`);
+ * no 401 where no token is needed (an empty `security`); and a description for each success. The route's
  * own schema is not changed: the service serializes what the route declares.
  */
 export function completeErrorResponses<S extends object>(route: {
@@ -92,10 +93,13 @@ export function completeErrorResponses<S extends object>(route: {
   const response: Record<string, unknown> = { ...schema.response };
   const methods = [route.method].flat();
   const statuses = [500, 503];
-  if (route.url.startsWith('/api/')) statuses.push(401, 429);
+  // A route that needs no token (its `security` is empty) never answers 401.
+  const tokenFree = (schema as { security?: unknown[] }).security?.length === 0;
+  if (route.url.startsWith('/api/')) statuses.push(...(tokenFree ? [] : [401]), 429);
   if (methods.some(method => BODY_METHODS.has(method))) statuses.push(400, 413, 415);
   const reads = methods.every(method => method === 'GET' || method === 'HEAD');
-  if (route.url.startsWith('/api/board/') && !reads) statuses.push(403);
+  const playsOn = route.url.startsWith('/api/board/') || route.url.startsWith('/api/bot/');
+  if (playsOn && !reads) statuses.push(403);
   for (const status of statuses) response[status] ??= errorResponse(status);
   // A success without words of its own says what its status says, rather than the generator's "Default Response".
   for (const [status, answer] of Object.entries(response)) {

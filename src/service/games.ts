@@ -36,7 +36,8 @@ import type { ClockRequest, PlayerInfo } from '../contract/shapes.ts';
 import { ClockTimers } from './clocks.ts';
 import type { Failure } from './selfChanges.ts';
 import type { PlayerFeed } from '../bus/players.ts';
-import { gameFullOf, gameStateEvent } from '../domain/views.ts';
+import { gameStateEvent } from '../domain/views.ts';
+import { eventGameOf } from '../domain/lichess.ts';
 import { isOver } from '../domain/status.ts';
 import type { GameFull } from '../contract/shapes.ts';
 import type { ListQuery } from '../store/store.ts';
@@ -68,6 +69,7 @@ export interface Players {
   white?: PlayerInfo | undefined;
   black?: PlayerInfo | undefined;
   clock?: ClockRequest | undefined;
+  source?: 'lobby' | undefined; // a game paired from seeks (create only)
 }
 
 /** A transition as the service runs it: on the current game, at the time `now` (ms since the epoch). */
@@ -130,10 +132,10 @@ export class GameService {
   // the date. A player creates only games in which they hold both sides (DECISIONS §13a).
   // `id`: the game's id, chosen by the caller (an accepted challenge records it before the game is made); a game
   // of that id already made is answered as it is, so that a creation retried after a crash makes one game.
-  create({ white, black, clock }: Players, actor: Actor = SERVICE, id?: string): Promise<Game> {
+  create({ white, black, clock, source }: Players, actor: Actor = SERVICE, id?: string): Promise<Game> {
     const seats = seatsForNewGame({ white, black }, actor);
     if (!seats.ok) return Promise.reject(seats.error);
-    return this.insert(clock, input => ok(newGame({ ...input, ...seats.value })), id);
+    return this.insert(clock, input => ok(newGame({ ...input, ...seats.value, source })), id);
   }
 
   importFen({ white, black, clock }: Players, fen: string, actor: Actor = SERVICE, id?: string): Promise<Game> {
@@ -346,7 +348,7 @@ export class GameService {
     const seats = [white.id, black.id] as const;
     // Most games start and end with no stream of either player open: no GameFull is made for no one.
     if (!this.players.listening(seats)) return;
-    this.players.publish(seats, { type, gameId: id, version, game: gameFullOf(game, this.now()) });
+    this.players.publish(seats, { type, gameId: id, version, game: eventGameOf(game, this.now()) });
   }
 
   /**
@@ -383,7 +385,7 @@ export class GameService {
     const [logged] = await this.store.changesSince(id, version - 1);
     if (logged?.version !== version) return undefined;
     const game = await this.get(id); // its seats and clock never change
-    return { ...gameFullOf(game, this.now()), state: logged.event.state };
+    return { ...eventGameOf(game, this.now()), state: logged.event.state };
   }
 
   private async insert(

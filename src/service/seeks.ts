@@ -220,7 +220,8 @@ export class SeekService {
   /** Makes a pairing's game under its recorded id (a game of that id already made is kept), tried until recorded. */
   private async makeGame(gameId: string, game: SeekGame): Promise<void> {
     const create = async () => {
-      await this.deps.games.create({ white: game.white, black: game.black, clock: game.clock }, SERVICE, gameId);
+      const players = { white: game.white, black: game.black, clock: game.clock, source: 'lobby' as const };
+      await this.deps.games.create(players, SERVICE, gameId);
     };
     try {
       await create(); // at once: the request that paired waits for its game

@@ -18,6 +18,7 @@
  * const tokens = new PlayerTokens({ store, now: Date.now });
  * const issued = await tokens.issue({ id: 'ann', displayName: 'Ann' }); // { id, token, player, createdAt }
  * const owner = await tokens.identify(issued.token); // the StoredToken, or undefined
+ * const tested = await tokens.tokensOf([issued.token, 'nonsense']); // Map { secret → StoredToken | undefined }
  * await tokens.revoke(issued.id);
  * const release = tokens.hold(owner.hash); // a stream opened with it; release() when it closes
  * tokens.onRevokedToken(hash => endStreamsOf(hash));
@@ -41,6 +42,15 @@ export interface PlayerTokensDeps {
   newId?: () => string;
   newSecret?: () => string;
 }
+
+/**
+ * The scopes a token has, in lichess's names (DECISIONS §20): a token the operator issues has every scope the
+ * service knows, `bot:play` only for a bot's.
+ */
+export const scopesOf = (token: StoredToken): string[] =>
+  token.bot
+    ? ['board:play', 'bot:play', 'challenge:read', 'challenge:write']
+    : ['board:play', 'challenge:read', 'challenge:write'];
 
 /** The SHA-256 digest of a secret, hex: what the store keeps. */
 export const tokenHash = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
@@ -131,6 +141,21 @@ export class PlayerTokens {
       }
       return token;
     });
+  }
+
+  /**
+   * The tokens these secrets belong to (lichess's token test, DECISIONS §16a and §20), each undefined when it is
+   * unknown or revoked: one store read for them all, then a lookup of each valid one (remembered as `identify`'s).
+   */
+  async tokensOf(secrets: readonly string[]): Promise<Map<string, StoredToken | undefined>> {
+    const hashes = new Map(secrets.map(secret => [secret, tokenHash(secret)]));
+    const valid = new Set(hashes.size === 0 ? [] : await this.store.validTokenHashes([...new Set(hashes.values())]));
+    const found = await Promise.all(
+      [...hashes].map(
+        async ([secret, hash]) => [secret, valid.has(hash) ? await this.identify(secret) : undefined] as const,
+      ),
+    );
+    return new Map(found);
   }
 
   /** Whether any player token was ever issued, so that every `/api/` request needs a token. */

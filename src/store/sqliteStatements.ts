@@ -110,7 +110,7 @@ export function storedDataOf(record: GameRecord): string {
     tail = [];
     for (let i = tailFrom; i < length; i++) tail.push([uciAt(record, i), clockAt(record, i)]);
   }
-  const { white, black, startFen, pendingPromotion, drawOffer, takebackOffer, result, clock } = record;
+  const { white, black, startFen, pendingPromotion, drawOffer, takebackOffer, result, clock, source } = record;
   const data: GameData & StoredTail = {
     white,
     black,
@@ -123,6 +123,7 @@ export function storedDataOf(record: GameRecord): string {
     cursor: record.moves.length,
     tailFrom,
     tail, // left out when undefined
+    source, // likewise
   };
   return JSON.stringify(data);
 }

@@ -16,7 +16,7 @@
  * ```
  */
 import type { ChatLineEvent, PlayerGameChat } from '../contract/chat.ts';
-import { MAX_CHAT_TEXT, type Color } from '../contract/vocabulary.ts';
+import { MAX_CHAT_TEXT, VISIBLE_CHARACTER, type Color } from '../contract/vocabulary.ts';
 
 export interface ChatLineView {
   user: string;
@@ -101,10 +101,13 @@ function trim(chat: ChatState): void {
   if (chat.lines.length > MAX_SHOWN_LINES) chat.lines.splice(0, chat.lines.length - MAX_SHOWN_LINES);
 }
 
-/** Why a line cannot be sent as typed (the service's rules), or undefined: empty, too long, control characters. */
+/**
+ * Why a line cannot be sent as typed (the service's rules), or undefined: empty (nothing visible), too long, control
+ * characters.
+ */
 export function chatTextProblem(text: string): string | undefined {
   const length = [...text].length;
-  if (text.trim() === '') return 'Type a message first.';
+  if (!VISIBLE_CHARACTER.test(text)) return 'Type a message first.';
   if (length > MAX_CHAT_TEXT) return `A message has at most ${MAX_CHAT_TEXT} characters (this one has ${length}).`;
   if (/\p{Cc}/u.test(text)) return 'A message cannot hold control characters.';
   return undefined;

@@ -113,8 +113,13 @@ test('two players chat on the board page: a line sent in one window appears in t
     await waitLines(ann, ['Bob: hello', 'Ann: good luck ♞', 'Bob: you too']);
     await waitLines(bob, ['Bob: hello', 'Ann: good luck ♞', 'Bob: you too']);
 
-    // 4. A line written elsewhere (Ann's bot, through the Bot API) comes live too.
-    const elsewhere = await env.api('POST', `/api/bot/game/${gameId}/chat`, { room: 'player', text: 'gg' }, tokens.ann);
+    // 4. A line written elsewhere (Ann's own program, through lichess's Board API) comes live too.
+    const elsewhere = await env.api(
+      'POST',
+      `/api/board/game/${gameId}/chat`,
+      { room: 'player', text: 'gg' },
+      tokens.ann,
+    );
     assert.equal(elsewhere.statusCode, 200, elsewhere.body);
     await waitLines(bob, ['Bob: hello', 'Ann: good luck ♞', 'Bob: you too', 'Ann: gg']);
   }),

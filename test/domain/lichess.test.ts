@@ -1,6 +1,7 @@
 /**
  * The lichess dialect's views of the domain (DECISIONS §17), as tables: every seed status to lichess's name, the
- * speeds, the times of an untimed game, `fullId`, and what `draw/yes|no` and `takeback/yes|no` mean for each side.
+ * speeds, the times of an untimed game, `fullId`, and what `draw/yes|no` and `takeback/yes|no` mean for each side;
+ * a move with `offeringDraw` (DECISIONS §16a), and the game paths as lichess's clients write them.
  */
 import { test, type TestContext } from 'node:test';
 import { GAME_STATUSES } from '../../src/contract/vocabulary.ts';
@@ -15,7 +16,15 @@ import {
 } from '../../src/domain/lichess.ts';
 import { gameFromFen, newGame, type Game } from '../../src/domain/game.ts';
 import { playerActor, SERVICE } from '../../src/domain/seats.ts';
-import { claimOpponentGone, drawAction, makeMove, takebackAction } from '../../src/domain/transitions.ts';
+import {
+  claimOpponentGone,
+  deadlineOfGame,
+  drawAction,
+  makeMove,
+  moveOfferingDraw,
+  takebackAction,
+} from '../../src/domain/transitions.ts';
+import { lichessUrl } from '../../src/http/lichessPaths.ts';
 import { statusOf, winnerOf } from '../../src/domain/status.ts';
 import { gameStateOf } from '../../src/domain/views.ts';
 import { assertLichess } from '../helpers/lichess.ts';
@@ -167,4 +176,98 @@ test('claims after the opponent left: a real-time game, a player, 30 s gone; a w
   t.assert.equal(winnerOf(won.value.game), 'black');
   t.assert.equal(claim(won.value.game, 'victory', ann, gone, gone + 31_000), 'GAME_OVER');
   t.assert.equal(claim(game(), 'victory', ann, 0, Date.now()), 'CLAIM_NOT_AVAILABLE', 'an untimed game');
+});
+
+test('a move offering a draw (DECISIONS §16a): one change; it agrees to a pending offer; a mate is the move alone', (t: TestContext) => {
+  const start = Date.parse('2026-01-31T12:00:00.000Z');
+  const [ann, bob] = [playerActor(ANN), playerActor(BOB)];
+  const timed = newGame({
+    id: 'AbCd1234',
+    createdAt: '2026-01-31T12:00:00.000Z',
+    white: ANN,
+    black: BOB,
+    clock: {
+      initial: 300_000,
+      increment: 0,
+    },
+  });
+  const opened = after(timed, g => makeMove(g, 'e2e4', ann, start + 1000));
+  // An offer with the move: the next version holds both, its event says so.
+  const offered = moveOfferingDraw(opened, 'e7e5', bob, start + 2000);
+  if (!offered.ok) throw offered.error;
+  t.assert.equal(offered.value.game.record.version, opened.record.version + 1);
+  t.assert.deepEqual(
+    [offered.value.event.state.moves, offered.value.event.state.drawOfferedBy, statusOf(offered.value.game)],
+    [['e2e4', 'e7e5'], 'black', 'drawOffered'],
+  );
+  // The opponent's offer pending: the move agrees to it, and the game is drawn with the move played.
+  const agreed = moveOfferingDraw(offered.value.game, 'g1f3', ann, start + 5000);
+  if (!agreed.ok) throw agreed.error;
+  const drawn = agreed.value.game;
+  t.assert.equal(drawn.record.version, offered.value.game.record.version + 1);
+  t.assert.deepEqual(
+    [drawn.record.result, drawn.record.drawOffer, drawn.record.moves.length],
+    [{ kind: 'drawAgreed' }, null, 3],
+  );
+  t.assert.deepEqual([agreed.value.event.state.status, agreed.value.event.state.winner], ['draw', null]);
+  t.assert.equal(deadlineOfGame(drawn), undefined, 'the clock stopped');
+  t.assert.equal(lichessGameState(agreed.value.event.state).status, 'draw');
+  // One's own offer pending: the move lets it go and offers again; a practice board's actor answers the other side.
+  const own = after(game(), g => drawAction(g, 'offer', SERVICE));
+  const again = after(own, g => moveOfferingDraw(g, 'e2e4', ann));
+  t.assert.deepEqual([again.record.drawOffer, again.record.result], ['white', null]);
+  const practice = after(again, g => moveOfferingDraw(g, 'e7e5', SERVICE));
+  t.assert.equal(statusOf(practice), 'draw');
+
+  // A move that ends the game is the move alone: no offer, no error, even with the opponent's offer pending.
+  const mating = after(
+    game(),
+    g => makeMove(g, 'f2f3', SERVICE),
+    g => makeMove(g, 'e7e5', SERVICE),
+    g => makeMove(g, 'g2g4', SERVICE),
+    g => drawAction(g, 'offer', ann),
+  );
+  t.assert.equal(mating.record.drawOffer, 'white');
+  const mate = moveOfferingDraw(mating, 'd8h4', bob);
+  if (!mate.ok) throw mate.error;
+  t.assert.deepEqual(
+    [statusOf(mate.value.game), winnerOf(mate.value.game), mate.value.game.record.drawOffer],
+    ['checkmate', 'black', null],
+  );
+  // A refused move is refused; a promotion waiting for its piece is the move alone.
+  const refused = moveOfferingDraw(game(), 'e2e5', ann);
+  t.assert.equal(refused.ok ? 'ok' : refused.error.code, 'INVALID_MOVE');
+  const pawn = gameFromFen({ id: 'AbCd1234', createdAt: '2026-01-31T12:00:00.000Z' }, '4k3/P7/8/8/8/8/8/4K3 w - - 0 1');
+  if (!pawn.ok) throw pawn.error;
+  const pending = after(pawn.value, g => moveOfferingDraw(g, 'a7a8', SERVICE));
+  t.assert.deepEqual([statusOf(pending), pending.record.drawOffer], ['promotionPending', null]);
+});
+
+test("the game paths as lichess's clients write them: a trailing slash, and draw/takeback's boolean words", (t: TestContext) => {
+  const cases: Array<[string, string]> = [
+    ['/api/bot/game/AbCd1234/claim-victory/', '/api/bot/game/AbCd1234/claim-victory'],
+    ['/api/board/game/AbCd1234/move/e2e4/?offeringDraw=true', '/api/board/game/AbCd1234/move/e2e4?offeringDraw=true'],
+    ['/api/board/game/stream/AbCd1234/', '/api/board/game/stream/AbCd1234'],
+    ['/api/board/game/AbCd1234/', '/api/board/game/AbCd1234'],
+    ['/api/bot/game/AbCd1234/draw/1', '/api/bot/game/AbCd1234/draw/yes'],
+    ['/api/bot/game/AbCd1234/draw/true?x=/', '/api/bot/game/AbCd1234/draw/yes?x=/'],
+    ['/api/board/game/AbCd1234/takeback/0/', '/api/board/game/AbCd1234/takeback/no'],
+    ['/api/board/game/AbCd1234/takeback/false', '/api/board/game/AbCd1234/takeback/no'],
+    ['/api/%62ot/game/AbCd1234/draw/%31', '/api/%62ot/game/AbCd1234/draw/yes'],
+    // Nothing else moves.
+    ['/api/bot/game/AbCd1234/draw/yes', '/api/bot/game/AbCd1234/draw/yes'],
+    ['/api/board/game/AbCd1234/draw/offer', '/api/board/game/AbCd1234/draw/offer'],
+    ['/api/board/game/AbCd1234/draw/2', '/api/board/game/AbCd1234/draw/2'],
+    ['/api/board/game/AbCd1234/move/1', '/api/board/game/AbCd1234/move/1'],
+    ['/api/board/game/', '/api/board/game/'],
+    ['/api/board/game/AbCd1234//', '/api/board/game/AbCd1234//'],
+    ['/api/board/seek/', '/api/board/seek/'],
+    ['/api/challenge/AbCd1234/accept/', '/api/challenge/AbCd1234/accept/'],
+    ['/api/bot/game/%E0%A4%A/resign/', '/api/bot/game/%E0%A4%A/resign'],
+    ['/', '/'],
+  ];
+  t.assert.deepEqual(
+    cases.map(([url]) => [url, lichessUrl(url)]),
+    cases,
+  );
 });

@@ -47,4 +47,11 @@ test('offers to the computer never stay pending: a takeback is granted at once, 
   }
   t.assert.equal(engine.searches.length, searched, 'Ann is to move: the engine had nothing to search');
   await play('e2e4');
+  // A move offering a draw (lichess's ?offeringDraw=true): the move stands, the offer is declined with it.
+  const plies = (await state()).moves.length;
+  const offering = await call(ann.token, 'POST', `/api/board/game/${id}/move/d2d4?offeringDraw=true`);
+  t.assert.equal(offering.statusCode, 200, offering.body);
+  now = await state();
+  t.assert.ok(now.moves.length > plies);
+  t.assert.deepEqual([now.drawOfferedBy, now.status], [null, 'started']);
 });

@@ -27,7 +27,8 @@ interface Player {
 
 interface ChatApp extends TestApp {
   as: (token: string | undefined, request: InjectOptions | string) => Promise<LightMyRequestResponse>;
-  player: (name: string) => Promise<Player>;
+  /** A player with a token of their own; `bot`: a bot's, which writes on the Bot API's paths (DECISIONS §16a). */
+  player: (name: string, options?: { bot?: boolean }) => Promise<Player>;
   url: string;
   stream: (path: string, token?: string) => Promise<StreamClient>;
 }
@@ -36,9 +37,9 @@ async function start(t: TestContext, options: TestAppOptions = { tokens: [SERVIC
   const testApp = await makeTestApp(options);
   t.after(() => testApp.app.close());
   const as = await requestsAs(testApp.app);
-  const player: ChatApp['player'] = async name => {
+  const player: ChatApp['player'] = async (name, { bot = false } = {}) => {
     const id = `${name.toLowerCase()}-${++players}`;
-    const issued = await testApp.playerTokens.issue({ id, displayName: name });
+    const issued = await testApp.playerTokens.issue({ id, displayName: name }, { bot });
     return { id, name, token: issued.token };
   };
   await testApp.app.listen({ port: 0, host: '127.0.0.1' });
@@ -100,7 +101,8 @@ const settle = () => new Promise(resolve => setTimeout(resolve, 150)); // a line
 
 test("the players' room reaches the players' lichess streams only; the spectators' room every lichess stream", async (t: TestContext) => {
   const app = await start(t);
-  const [ann, bob, carol] = [await app.player('Ann'), await app.player('Bob'), await app.player('Carol')];
+  const ann = await app.player('Ann', { bot: true });
+  const [bob, carol] = [await app.player('Bob'), await app.player('Carol')];
   const gameId = await challengeGame(app, ann, bob);
   const annStream = await app.stream(`/api/bot/game/stream/${gameId}`, ann.token);
   const bobStream = await app.stream(`/api/board/game/stream/${gameId}?cb=1`, bob.token);
@@ -108,12 +110,12 @@ test("the players' room reaches the players' lichess streams only; the spectator
   const seedStream = await app.stream(`/api/board/game/${gameId}/stream`, ann.token);
   const serviceStream = await app.stream(`/api/bot/game/stream/${gameId}`, SERVICE_TOKEN);
 
-  // 1. Ann (JSON, Bot API) and Bob (a form, Board API, a cache-buster) in the players' room.
+  // 1. Ann (a bot: JSON, Bot API) and Bob (a form, Board API, a cache-buster) in the players' room.
   ok(t, await say(app, ann.token, `/api/bot/game/${gameId}/chat`, { room: 'player', text: 'good luck, Bob ♞' }));
   ok(t, await say(app, bob.token, `/api/board/game/${gameId}/chat?cb=7`, { room: 'player', text: 'you too' }, true));
   // 2. Carol watches: the spectators' room is hers, the players' room is not.
   ok(t, await say(app, carol.token, `/api/board/game/${gameId}/chat`, { room: 'spectator', text: 'hi all' }, true));
-  const refused = await say(app, carol.token, `/api/bot/game/${gameId}/chat`, { room: 'player', text: 'psst' });
+  const refused = await say(app, carol.token, `/api/board/game/${gameId}/chat`, { room: 'player', text: 'psst' });
   t.assert.equal(assertError(refused, 'FORBIDDEN').error, json(refused).message);
   // 3. A player writes to the spectators too; a move in between keeps its place among the lines.
   t.assert.equal(
@@ -167,7 +169,7 @@ test("the players' room reaches the players' lichess streams only; the spectator
   assertError(await app.as(carol.token, `/api/board/game/${gameId}/chat`), 'FORBIDDEN');
 });
 
-test('what a line may be: a room, 1-140 characters, no control characters; a game that exists', async (t: TestContext) => {
+test('what a line may be: a room, 1-140 characters, no control characters, a visible one; a game that exists', async (t: TestContext) => {
   const app = await start(t);
   const [ann, bob] = [await app.player('Ann'), await app.player('Bob')];
   const gameId = await challengeGame(app, ann, bob);
@@ -181,6 +183,12 @@ test('what a line may be: a room, 1-140 characters, no control characters; a gam
     [{ room: 'player', text: 'two\nlines' }, 'text'],
     [{ room: 'spectator', text: 'bell\u0007' }, 'text'],
     [{ room: 'spectator', text: 'c1\u0085' }, 'text'],
+    // Nothing to see (DECISIONS §16a): blanks, a byte-order mark, zero-width characters, fillers.
+    [{ room: 'player', text: '   ' }, 'text'],
+    [{ room: 'player', text: '\u00a0\u2003\u3000' }, 'text'],
+    [{ room: 'player', text: '\ufeff' }, 'text'],
+    [{ room: 'spectator', text: '\u200b\u200c\u200d\u2060' }, 'text'],
+    [{ room: 'spectator', text: ' \u3164\u2800\ufe0f ' }, 'text'],
   ];
   for (const [body, field] of cases) {
     for (const form of [false, true]) {
@@ -196,9 +204,10 @@ test('what a line may be: a room, 1-140 characters, no control characters; a gam
   ok(t, await say(app, ann.token, path, { room: 'player', text: 'x'.repeat(140) }));
   ok(t, await say(app, ann.token, path, { room: 'player', text: '🐴'.repeat(140) }, true));
   ok(t, await say(app, ann.token, path, { room: 'player', text: 'tab\u00a0space — “quotes”' }));
+  ok(t, await say(app, ann.token, path, { room: 'player', text: '\ufeff \u200b.' }, true)); // one visible: enough
   t.assert.deepEqual(
     json(await app.as(bob.token, path)).map((line: { text: string }) => [...line.text].length),
-    [140, 140, 20],
+    [140, 140, 20, 4],
   );
   assertError(
     await app.as(ann.token, {
@@ -215,7 +224,7 @@ test('what a line may be: a room, 1-140 characters, no control characters; a gam
   );
   assertError(await app.as(ann.token, '/api/bot/game/Zz999999/chat'), 'GAME_NOT_FOUND');
   assertError(
-    await say(app, ann.token, '/api/bot/game/bad-id/chat', { room: 'player', text: 'hi' }),
+    await say(app, ann.token, '/api/board/game/bad-id/chat', { room: 'player', text: 'hi' }),
     'INVALID_GAME_ID',
     'gameId',
   );
@@ -233,7 +242,7 @@ test('at most 20 lines a minute per player, across games and rooms: then 429 wit
   for (let i = 0; i < 20; i++) {
     if (i === 10) t.mock.timers.tick(15_000); // the second half 15 s later
     const [game, room] = i % 2 === 0 ? [one, 'player'] : [two, 'spectator'];
-    ok(t, await say(app, ann.token, `/api/bot/game/${game}/chat`, { room, text: `line ${i}` }, i % 3 === 0));
+    ok(t, await say(app, ann.token, `/api/board/game/${game}/chat`, { room, text: `line ${i}` }, i % 3 === 0));
   }
   t.mock.timers.tick(5_000); // 20 s after the first line
   const limited = await say(app, ann.token, `/api/board/game/${one}/chat`, { room: 'player', text: 'one more' });
@@ -265,7 +274,7 @@ test("a game keeps its room's latest 200 lines, whatever is written", async (t: 
   const app = await start(t);
   const [ann, bob] = [await app.player('Ann'), await app.player('Bob')];
   const gameId = await challengeGame(app, ann, bob);
-  const path = `/api/bot/game/${gameId}/chat`;
+  const path = `/api/board/game/${gameId}/chat`;
   ok(t, await say(app, bob.token, path, { room: 'spectator', text: 'the other room' }));
   for (let i = 0; i < 205; i++) {
     if (i % 20 === 0) t.mock.timers.tick(60_000); // within the rate: 20 lines a minute
@@ -325,7 +334,8 @@ suite('on PostgreSQL', { skip: pg.skip }, () => {
       await listener.start();
       t.after(() => listener.close());
     }
-    const [ann, bob, carol] = [await a!.player('Ann'), await a!.player('Bob'), await a!.player('Carol')];
+    const ann = await a!.player('Ann', { bot: true });
+    const [bob, carol] = [await a!.player('Bob'), await a!.player('Carol')];
     const gameId = await challengeGame(a!, ann, bob);
     const bobOnB = await b!.stream(`/api/board/game/stream/${gameId}`, bob.token);
     const carolOnB = await b!.stream(`/api/bot/game/stream/${gameId}`, carol.token);

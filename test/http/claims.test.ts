@@ -132,7 +132,7 @@ function claims(setup: Setup) {
     skew.ms += 31_000; // the game has started, it is the computer's turn, and it never had a stream
     for (const what of ['victory', 'draw']) {
       const refused = assertError(
-        await a.post(ann.token, `/api/bot/game/${gameId}/claim-${what}`),
+        await a.post(ann.token, `/api/board/game/${gameId}/claim-${what}`),
         'CLAIM_NOT_AVAILABLE',
       );
       t.assert.match(refused.message, /computer/);

@@ -18,7 +18,8 @@ let players = 0;
 
 interface LichessApp extends TestApp {
   as: (token: string | undefined, request: InjectOptions | string) => Promise<LightMyRequestResponse>;
-  player: (name: string) => Promise<{ id: string; name: string; token: string }>;
+  /** A player with a token of their own; `bot`: a bot's (DECISIONS §17). */
+  player: (name: string, options?: { bot?: boolean }) => Promise<{ id: string; name: string; token: string }>;
   url: string;
   stream: (path: string, token: string) => Promise<StreamClient>;
 }
@@ -27,9 +28,9 @@ async function start(t: TestContext): Promise<LichessApp> {
   const testApp = await makeTestApp({ tokens: [SERVICE_TOKEN] });
   t.after(() => testApp.app.close());
   const as = await requestsAs(testApp.app);
-  const player: LichessApp['player'] = async name => {
+  const player: LichessApp['player'] = async (name, { bot = false } = {}) => {
     const id = `${name.toLowerCase()}-${++players}`;
-    const issued = await testApp.playerTokens.issue({ id, displayName: name });
+    const issued = await testApp.playerTokens.issue({ id, displayName: name }, { bot });
     return { id, name, token: issued.token };
   };
   await testApp.app.listen({ port: 0, host: '127.0.0.1' });
@@ -93,7 +94,8 @@ test("the account and the ongoing games in lichess's shapes, beside the seed's",
 
 test('Board and Bot game streams: gameFull then gameState lines, each lichess-valid, through every action', async (t: TestContext) => {
   const app = await start(t);
-  const [ann, bob] = [await app.player('Ann'), await app.player('Bob')];
+  // Ann is a bot (the Bot API), Bob a person (the Board API).
+  const [ann, bob] = [await app.player('Ann', { bot: true }), await app.player('Bob')];
   const gameId = await challengeGame(app, ann, bob);
   const annStream = await app.stream(`/api/bot/game/stream/${gameId}?cb=123`, ann.token);
   const bobStream = await app.stream(`/api/board/game/stream/${gameId}`, bob.token);
@@ -109,7 +111,7 @@ test('Board and Bot game streams: gameFull then gameState lines, each lichess-va
   }
   const bot = (token: string, action: string) => post(app, token, `/api/bot/game/${gameId}/${action}`);
   const board = (token: string, action: string) => post(app, token, `/api/board/game/${gameId}/${action}`);
-  ok(t, await bot(ann.token, 'move/e2e4?offeringDraw=true&cacheBust=7'));
+  ok(t, await bot(ann.token, 'move/e2e4?offeringDraw=true&cacheBust=7')); // the move and the offer: one change
   ok(t, await board(bob.token, 'draw/no'));
   const seedMove = await board(bob.token, 'move/e7e5');
   t.assert.equal(json(seedMove).status, 'started', "the seed's own move answers its GameState");
@@ -117,12 +119,11 @@ test('Board and Bot game streams: gameFull then gameState lines, each lichess-va
   ok(t, await bot(ann.token, 'takeback/yes')); // one's own offer again: nothing to do
   ok(t, await board(bob.token, 'takeback/yes')); // accepts: Ann's move and Bob's reply are taken back
   ok(t, await bot(ann.token, 'move/d2d4'));
-  ok(t, await bot(bob.token, 'draw/yes'));
+  ok(t, await board(bob.token, 'draw/yes'));
   ok(t, await bot(ann.token, 'draw/no'));
-  ok(t, await bot(bob.token, 'move/d7d5'));
+  t.assert.equal(json(await board(bob.token, 'move/d7d5')).status, 'started');
   ok(t, await bot(ann.token, 'resign'));
   const expected = [
-    ['e2e4', {}],
     ['e2e4', { wdraw: true }],
     ['e2e4', {}],
     ['e2e4 e7e5', {}],
@@ -151,14 +152,14 @@ test('Board and Bot game streams: gameFull then gameState lines, each lichess-va
 
 test("lichess's game streams end with the game, as lichess's do; the seed's own stream stays open", async (t: TestContext) => {
   const app = await start(t);
-  const [ann, bob] = [await app.player('Ann'), await app.player('Bob')];
+  const [ann, bob] = [await app.player('Ann', { bot: true }), await app.player('Bob')];
   const gameId = await challengeGame(app, ann, bob);
   const botStream = await app.stream(`/api/bot/game/stream/${gameId}`, ann.token);
   const boardStream = await app.stream(`/api/board/game/stream/${gameId}`, bob.token);
   const seedStream = await app.stream(`/api/board/game/${gameId}/stream`, bob.token);
   for (const stream of [botStream, boardStream, seedStream]) await stream.waitForEvents(1);
   ok(t, await post(app, ann.token, `/api/bot/game/${gameId}/move/e2e4`));
-  ok(t, await post(app, bob.token, `/api/bot/game/${gameId}/resign`));
+  ok(t, await post(app, bob.token, `/api/board/game/${gameId}/resign`));
   // 1. The last gameState shows the end, and the response ends after it (a client's loop over the lines ends).
   for (const stream of [botStream, boardStream]) {
     await stream.waitFor(() => stream.done, 'the end of the response', 5_000);
@@ -189,7 +190,7 @@ test("lichess's game streams end with the game, as lichess's do; the seed's own 
 
 test("lichess's promotion is a queen; the seed's move path keeps promotionPending; errors carry lichess's error", async (t: TestContext) => {
   const app = await start(t);
-  const [ann, bob] = [await app.player('Ann'), await app.player('Bob')];
+  const [ann, bob] = [await app.player('Ann', { bot: true }), await app.player('Bob')];
   const fen = '4k3/P7/8/8/8/8/8/4K3 w - - 0 1';
   const created = await post(app, SERVICE_TOKEN, '/api/board/game/import/fen', {
     fen,
@@ -197,7 +198,8 @@ test("lichess's promotion is a queen; the seed's move path keeps promotionPendin
     black: { id: bob.id, displayName: 'Bob' },
   });
   const { gameId } = json<{ gameId: string }>(created);
-  const pending = json(await post(app, ann.token, `/api/board/game/${gameId}/move/a7a8`));
+  // The seed's path, for any side with the service token (Ann, a bot, plays on the Bot API only).
+  const pending = json(await post(app, SERVICE_TOKEN, `/api/board/game/${gameId}/move/a7a8`));
   t.assert.equal(pending.status, 'promotionPending');
   const refused = await post(app, ann.token, `/api/bot/game/${gameId}/move/a7b8`);
   const body = assertError(refused, 'INVALID_MOVE', 'uci');
@@ -218,7 +220,7 @@ test("lichess's promotion is a queen; the seed's move path keeps promotionPendin
   assertLichess('GameStateEvent', state);
   t.assert.equal(state.moves, 'a7a8q');
   assertError(await post(app, ann.token, `/api/bot/game/${gameId}/draw/maybe`), 'NOT_FOUND');
-  assertError(await post(app, ann.token, `/api/board/game/${gameId}/draw/maybe`), 'INVALID_ACTION', 'action');
+  assertError(await post(app, bob.token, `/api/board/game/${gameId}/draw/maybe`), 'INVALID_ACTION', 'action');
   assertError(await post(app, ann.token, '/api/bot/game/NoSuch12/resign'), 'GAME_NOT_FOUND');
 });
 
@@ -238,7 +240,7 @@ test("the event stream's gameStart and gameFinish keep the GameFull fields and g
     [started.game.white.id, started.game.black.id, started.game.state.status],
     [ann.id, bob.id, 'started'],
   );
-  ok(t, await post(app, ann.token, `/api/bot/game/${gameId}/abort`));
+  ok(t, await post(app, ann.token, `/api/board/game/${gameId}/abort`));
   await events.waitFor(() => events.events.some(line => line.type === 'gameFinish'), 'gameFinish');
   const finish = events.events.find(line => line.type === 'gameFinish');
   assertLichess('GameFinishEvent', finish);
@@ -319,13 +321,12 @@ test("the Board API's move with offeringDraw=true: the seed's move path offers t
   t.assert.deepEqual([moved.moves, moved.drawOfferedBy], [['e2e4'], 'white']);
   const plain = json(await post(app, bob.token, `/api/board/game/${gameId}/move/e7e5?offeringDraw=false`));
   t.assert.equal(plain.drawOfferedBy, null, 'false offers nothing, and a move lets the pending offer go');
-  const lines = (await stream.waitForEvents(4)).slice(1);
+  const lines = (await stream.waitForEvents(3)).slice(1);
   for (const line of lines) assertLichess('GameStateEvent', line);
   t.assert.deepEqual(
     lines.map(line => [line.moves, line.wdraw ?? false]),
     [
-      ['e2e4', false],
-      ['e2e4', true],
+      ['e2e4', true], // the move and its offer are one change
       ['e2e4 e7e5', false],
     ],
   );

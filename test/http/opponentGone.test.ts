@@ -38,14 +38,14 @@ async function instance(t: TestContext, now: () => number, store?: GameStore): P
 }
 
 /**
- * Ann (white) and Bob play 5+3 from a challenge, both move once and Ann again; Ann follows the game on `annAt`'s lichess stream,
- * Bob on `bobAt`'s; Bob leaves, stays away, comes back, leaves again, and Ann claims.
+ * Ann (white, a bot) and Bob play 5+3 from a challenge, both move once and Ann again; Ann follows the game on `annAt`'s lichess
+ * stream, Bob on `bobAt`'s; Bob leaves, stays away, comes back, leaves again, and Ann claims.
  */
 async function leaveAndClaim(t: TestContext, annAt: Instance, bobAt: Instance, skew: { ms: number }): Promise<void> {
   const id = ++players;
   const ann = {
     id: `ann-${id}`,
-    token: (await annAt.playerTokens.issue({ id: `ann-${id}`, displayName: 'Ann' })).token,
+    token: (await annAt.playerTokens.issue({ id: `ann-${id}`, displayName: 'Ann' }, { bot: true })).token, // Bot API
   };
   const bob = {
     id: `bob-${id}`,
@@ -71,7 +71,7 @@ async function leaveAndClaim(t: TestContext, annAt: Instance, bobAt: Instance, s
   const annStream = await follow(annAt, ann.token);
   let bobStream = await follow(bobAt, bob.token, `/api/board/game/${gameId}/stream`); // the seed's stream counts too
   t.assert.equal((await annAt.post(ann.token, `/api/bot/game/${gameId}/move/e2e4`)).statusCode, 200);
-  t.assert.equal((await bobAt.post(bob.token, `/api/bot/game/${gameId}/move/e7e5`)).statusCode, 200);
+  t.assert.equal((await bobAt.post(bob.token, `/api/board/game/${gameId}/move/e7e5`)).statusCode, 200);
   // A claim is made on the opponent's turn only (DECISIONS §16a): Bob is to move when he leaves.
   t.assert.equal((await annAt.post(ann.token, `/api/bot/game/${gameId}/move/g1f3`)).statusCode, 200);
   const gone = () => annStream.events.filter(line => line.type === 'opponentGone');
@@ -105,7 +105,7 @@ async function leaveAndClaim(t: TestContext, annAt: Instance, bobAt: Instance, s
   assertError(await claimVictory(), 'CLAIM_NOT_AVAILABLE');
   skew.ms += 6_000;
   // Bob cannot claim: he is the one who left.
-  assertError(await bobAt.post(bob.token, `/api/bot/game/${gameId}/claim-victory`), 'CLAIM_NOT_AVAILABLE');
+  assertError(await bobAt.post(bob.token, `/api/board/game/${gameId}/claim-victory`), 'CLAIM_NOT_AVAILABLE');
   t.assert.equal((await claimVictory()).statusCode, 200);
   const game = json(
     await bobAt.app.inject({ url: `/api/board/game/${gameId}`, headers: { authorization: `Bearer ${bob.token}` } }),
@@ -137,8 +137,8 @@ test('claim-draw after the count-down draws; an untimed game is never claimed', 
     await app.post(annToken, `/api/challenge/${bob.id}`, { 'clock.limit': 60, 'clock.increment': 0, color: 'black' }),
   ).id;
   await app.post(bobToken, `/api/challenge/${timed}/accept`);
-  await app.post(bobToken, `/api/bot/game/${timed}/move/d2d4`);
-  await app.post(annToken, `/api/bot/game/${timed}/move/d7d5`);
+  await app.post(bobToken, `/api/board/game/${timed}/move/d2d4`);
+  await app.post(annToken, `/api/board/game/${timed}/move/d7d5`);
   skew.ms += 31_000; // nobody ever came: gone since the start
   assertError(await app.post(annToken, `/api/board/game/${untimed}/claim-draw`), 'CLAIM_NOT_AVAILABLE');
   t.assert.equal((await app.post(annToken, `/api/board/game/${timed}/claim-draw`)).statusCode, 200);

@@ -101,6 +101,7 @@ test('who sees the panel, and what may be sent', (t: TestContext) => {
   t.assert.equal(chatTextProblem('good luck'), undefined);
   t.assert.equal(chatTextProblem('🐴'.repeat(140)), undefined, '140 characters, 280 UTF-16 units');
   t.assert.match(chatTextProblem('   ')!, /Type a message/);
+  t.assert.match(chatTextProblem('\ufeff\u200b \u2060')!, /Type a message/, 'a byte-order mark and zero-width ones');
   t.assert.match(chatTextProblem('x'.repeat(141))!, /at most 140 characters \(this one has 141\)/);
   t.assert.match(chatTextProblem('a\tb')!, /control characters/);
 });

@@ -36,7 +36,8 @@ const viewerOf = (actor: { kind: string; player?: { id: string } }) =>
 /**
  * Lets the plugin's routes take forms (`application/x-www-form-urlencoded`, what lichess clients send) beside JSON:
  * a form's fields as an object of strings (a key sent twice: its last value). Every field of these bodies is
- * optional, and so is the body: none is an empty one.
+ * optional, and so is the body: none is an empty one. A JSON `null` is an absent field (DECISIONS §16a: berserk
+ * sends `null` for every parameter not given), at any depth.
  */
 export function acceptForms(app: FastifyInstance): void {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, text, done) => {
@@ -44,8 +45,17 @@ export function acceptForms(app: FastifyInstance): void {
     done(null, Object.keys(fields).length === 0 ? undefined : fields);
   });
   app.addHook('preValidation', async request => {
-    request.body ??= {};
+    request.body = withoutNulls(request.body) ?? {};
   });
+}
+
+/** A body with its `null` fields left out, in nested objects too; `null` itself is no body. */
+function withoutNulls(value: unknown): unknown {
+  if (value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) return value;
+  const kept: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) if (field !== null) kept[key] = withoutNulls(field);
+  return kept;
 }
 
 export const challengeRoutes: FastifyPluginAsync<ChallengeRoutesOptions> = async (fastify, { challenges }) => {
@@ -118,7 +128,7 @@ export const challengeRoutes: FastifyPluginAsync<ChallengeRoutesOptions> = async
         'Show a challenge',
         { params: ChallengeParams },
         { 200: ref(ChallengeJson) },
-        [401, 403, 404, 429],
+        [400, 401, 403, 404, 429],
         tag,
       ),
     },

@@ -6,10 +6,18 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Change, Game } from '../../domain/game.ts';
-import { abort, drawAction, makeMove, redo, resign, takebackAction, undo } from '../../domain/transitions.ts';
+import {
+  abort,
+  drawAction,
+  makeMove,
+  moveOfferingDraw,
+  redo,
+  resign,
+  takebackAction,
+  undo,
+} from '../../domain/transitions.ts';
 import { exportPgn } from '../../domain/pgn.ts';
 import { engineSeatRefusal } from '../../domain/engineSeat.ts';
-import { drawActionOf } from '../../domain/lichess.ts';
 import { fenOf, gameFullOf, isTicking, legalMovesOf, stateJsonOf } from '../../domain/views.ts';
 import type { GameService } from '../../service/games.ts';
 import type { Metrics } from '../metrics.ts';
@@ -226,8 +234,9 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (
         {
           description:
             'A pawn move to the last rank without a promotion character answers status promotionPending and is not ' +
-            "applied. lichess's offeringDraw=true also offers a draw with the move (if none is pending); the answer is " +
-            'then the state after the offer.',
+            "applied. lichess's offeringDraw=true also offers a draw with the move, or agrees to the opponent's pending " +
+            'offer (the game is drawn): one change, answered with the state after it. A move that ends the game is ' +
+            'answered as the move.',
           params: MoveParams,
         },
         { 200: ref(GameState) },
@@ -236,19 +245,14 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (
     },
     async (request, reply) => {
       const { gameId, uci } = request.params;
-      const { event } = await games.change(gameId, (game, now) => makeMove(game, uci, request.actor, now));
+      const { actor } = request;
+      // lichess's Board API sends ?offeringDraw=true with a move (DECISIONS §17, §16a); no schema, so a move pays
+      // nothing. The move and the offer (or the agreement to the opponent's) are one change.
+      const offering = (request.query as { offeringDraw?: unknown }).offeringDraw === 'true';
+      const { event } = await games.change(gameId, (game, now) =>
+        offering ? moveOfferingDraw(game, uci, actor, now) : makeMove(game, uci, actor, now),
+      );
       if (event.state.status !== 'promotionPending') metrics.movesApplied.inc();
-      // lichess's Board API sends ?offeringDraw=true with a move (DECISIONS §17); no schema, so a move pays nothing.
-      if (
-        (request.query as { offeringDraw?: unknown }).offeringDraw === 'true' &&
-        event.state.status !== 'promotionPending'
-      ) {
-        const offer = drawActionOf(await games.get(gameId), true, request.actor);
-        if (offer === 'offer') {
-          const offered = await games.change(gameId, (game, now) => drawAction(game, 'offer', request.actor, now));
-          return sendState(reply, offered.event);
-        }
-      }
       return sendState(reply, event);
     },
   );

@@ -5,16 +5,16 @@
  *
  * - `GET /api/board/game/stream/{id}` and `GET /api/bot/game/stream/{id}`: the game in lichess's lines, `gameFull`
  *   then a `gameState` per change (the same hub as the seed's streams, another dialect), ending with the game.
- * - Actions under `/api/bot/game/{id}/`: `move/{move}` (`?offeringDraw=true`; a promotion without its piece is a
- *   queen), `draw/{yes|no}`, `takeback/{yes|no}`, `abort`, `resign`: `{ok: true}`. Under `/api/board/game/{id}/`,
- *   where the seed's own `move`, `resign` and `abort` keep their answers, `draw/{yes|no}` and `takeback/{yes|no}`.
+ * - The actions on a game (`move`, `draw/{yes|no}`, `takeback/{yes|no}`, `abort`, `resign`, the claims) are
+ *   lichessActions.ts's, registered here.
  * - `POST .../chat` (`{room, text}`) under both prefixes writes a line in the game's chat; `GET .../chat` reads the
  *   players' room as lichess's PlayerGameChat. The lichess game streams carry each line as `chatLine` to the readers
  *   of its room (domain/chat.ts: the players' room to the game's players only).
- * - `GET /api/account/playing`: the player's ongoing games as lichess's `nowPlaying`.
+ * - `POST /api/bot/account/upgrade`, `GET /api/bot/online`, and `GET /api/account/playing`: the player's ongoing
+ *   games as lichess's `nowPlaying`.
  *
- * Bodies may be forms; unknown query parameters are ignored (lichess clients add their own); errors carry
- * lichess's `error` beside the ApiError's fields.
+ * Bodies may be forms, and a JSON `null` is an absent field (acceptForms); unknown query parameters are ignored
+ * (lichess clients add their own); errors carry lichess's `error` beside the ApiError's fields.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -22,26 +22,21 @@ import { Type } from 'typebox';
 import type { Actor } from '../../domain/seats.ts';
 import type { Game } from '../../domain/game.ts';
 import {
-  drawActionOf,
+  eventGameOf,
   gameEventInfoOf,
   lichessGameFull,
   lichessGameState,
   lichessChat,
   lichessChatLine,
-  takebackActionOf,
-  withQueenPromotion,
 } from '../../domain/lichess.ts';
 import { ChatRateLimited } from '../../domain/chat.ts';
 import { ChatRequest, PlayerGameChat } from '../../contract/chat.ts';
 import type { ChatService } from '../../service/chat.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { ENGINE_ID } from '../../domain/engineSeat.ts';
-import { abort, claimOpponentGone, drawAction, makeMove, resign, takebackAction } from '../../domain/transitions.ts';
-import { gameFullOf } from '../../domain/views.ts';
 import { OkResponse, ref } from '../../contract/shapes.ts';
 import { LichessGameStreamEvent } from '../../contract/events.ts';
 import { BotOnlineUser, NowPlaying } from '../../contract/lichess.ts';
-import { GAME_ID_PATTERN, type TakebackAction } from '../../contract/vocabulary.ts';
 import type { GameService } from '../../service/games.ts';
 import type { PlayerTokens } from '../../service/tokens.ts';
 import type { PlayerFeed } from '../../bus/players.ts';
@@ -49,6 +44,7 @@ import { requireGame } from '../requireGame.ts';
 import { errorResponses, ndjsonAnswer, operation } from '../schemas.ts';
 import type { StreamDialect, StreamHub } from '../stream.ts';
 import { acceptForms } from './challenges.ts';
+import { GameParams, lichess, lichessActions } from './lichessActions.ts';
 import { keepPresent, ndjsonAnswers } from './stream.ts';
 import { EVENT_STREAMS, type GamePresence } from '../../service/presence.ts';
 
@@ -77,15 +73,6 @@ export function lichessDialect(tokens: PlayerTokens | undefined): StreamDialect 
   };
 }
 
-const GameParams = Type.Object({ gameId: Type.String({ pattern: GAME_ID_PATTERN }) });
-const MoveParams = Type.Object({
-  gameId: Type.String({ pattern: GAME_ID_PATTERN }),
-  move: Type.String({ pattern: '^[a-h][1-8][a-h][1-8][qrbnQRBN]?$', description: 'the move in UCI, e.g. e2e4' }),
-});
-const MoveQuery = Type.Object(
-  { offeringDraw: Type.Optional(Type.Union([Type.Boolean(), Type.String()])) },
-  { additionalProperties: true },
-);
 const PlayingQuery = Type.Object(
   {
     nb: Type.Optional(
@@ -94,8 +81,6 @@ const PlayingQuery = Type.Object(
   },
   { additionalProperties: true },
 );
-
-const lichess = { config: { lichess: true } } as const;
 
 /** The player of a player token; lichess's account paths need one. */
 function playerIdOf(actor: Actor): string {
@@ -165,76 +150,9 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
         await hub.attach(gameId, res, client, () => games.get(gameId), owner, dialect, rooms, follow);
       },
     );
-
-    // Static `yes` and `no`: on /api/board/... the seed's `draw/:action` and `takeback/:action` take the other words.
-    for (const what of ['draw', 'takeback'] as const) {
-      for (const answer of ['yes', 'no'] as const) {
-        const What = what === 'draw' ? 'Draw' : 'Takeback';
-        app.post(
-          `/${prefix}/game/:gameId/${what}/${answer}`,
-          {
-            ...lichess,
-            preValidation: gameExists,
-            schema: operation(
-              `${prefix}${What}${answer === 'yes' ? 'Yes' : 'No'}`,
-              answer === 'yes' ? `Offer a ${what}, or accept the opponent's` : `Decline the opponent's ${what} offer`,
-              { params: GameParams },
-              { 200: ref(OkResponse) },
-              [400, 401, 403, 404, 429],
-              { tag: 'lichess' },
-            ),
-          },
-          async request => {
-            const { gameId } = request.params;
-            const yes = answer === 'yes';
-            const { actor } = request;
-            // Judged on the game as it is; nothing to do (yes to one's own offer, no without one) is ok too.
-            const game = await games.get(gameId);
-            const action = what === 'draw' ? drawActionOf(game, yes, actor) : takebackActionOf(game, yes, actor);
-            if (action === undefined) return { ok: true as const };
-            await games.change(gameId, (current, now) =>
-              what === 'draw'
-                ? drawAction(current, action, actor, now)
-                : takebackAction(current, action as TakebackAction, actor, now),
-            );
-            return { ok: true as const };
-          },
-        );
-      }
-    }
   }
 
-  // Claims after the opponent left (DECISIONS §17): a win (status timeout) or a draw.
-  for (const prefix of ['board', 'bot'] as const) {
-    for (const claim of ['victory', 'draw'] as const) {
-      app.post(
-        `/${prefix}/game/:gameId/claim-${claim}`,
-        {
-          ...lichess,
-          preValidation: gameExists,
-          schema: operation(
-            `${prefix}Claim${claim === 'victory' ? 'Victory' : 'Draw'}`,
-            `Claim the game as a ${claim === 'victory' ? 'win' : 'draw'}: the opponent left a real-time game 30 s ago`,
-            { params: GameParams },
-            { 200: ref(OkResponse) },
-            [400, 401, 403, 404, 429],
-            { tag: 'lichess' },
-          ),
-        },
-        async request => {
-          const { gameId } = request.params;
-          const { actor } = request;
-          const game = await games.get(gameId);
-          const { white, black } = game.record;
-          const me = actor.kind === 'player' ? actor.player.id : undefined;
-          const opponent = me === white.id ? black.id : me === black.id ? white.id : undefined;
-          const since = opponent !== undefined && presence ? await presence.goneSince(game, opponent) : undefined;
-          await games.change(gameId, (current, now) => claimOpponentGone(current, claim, actor, since, now));
-          return { ok: true as const };
-        },
-      );
-    }
-  }
+  lichessActions(fastify, { games, presence });
 
   for (const prefix of chat ? (['board', 'bot'] as const) : []) {
     const Prefix = prefix === 'bot' ? 'Bot' : 'Board';
@@ -277,63 +195,6 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
         ),
       },
       async request => lichessChat(await chat!.playerRoom(request.actor, request.params.gameId)),
-    );
-  }
-
-  app.post(
-    '/bot/game/:gameId/move/:move',
-    {
-      ...lichess,
-      preValidation: gameExists,
-      schema: operation(
-        'botMove',
-        'Play a move (a promotion without its piece is a queen); offeringDraw=true offers a draw with it',
-        { params: MoveParams, querystring: MoveQuery },
-        { 200: ref(OkResponse) },
-        [400, 401, 403, 404, 429],
-        { tag: 'lichess' },
-      ),
-    },
-    async request => {
-      const { gameId } = request.params;
-      const { actor } = request;
-      const uci = request.params.move.toLowerCase();
-      await games.change(gameId, (game, now) => makeMove(game, withQueenPromotion(game, uci), actor, now));
-      const offering = request.query.offeringDraw;
-      if (offering === true || offering === 'true') {
-        const game = await games.get(gameId);
-        if (drawActionOf(game, true, actor) !== undefined) {
-          await games.change(gameId, (current, now) =>
-            drawAction(current, drawActionOf(current, true, actor)!, actor, now),
-          );
-        }
-      }
-      return { ok: true as const };
-    },
-  );
-
-  for (const [path, transition] of [
-    ['abort', abort],
-    ['resign', resign],
-  ] as const) {
-    app.post(
-      `/bot/game/:gameId/${path}`,
-      {
-        ...lichess,
-        preValidation: gameExists,
-        schema: operation(
-          `bot${path === 'abort' ? 'Abort' : 'Resign'}`,
-          path === 'abort' ? 'Abort a game whose clock has not started' : 'Resign a game',
-          { params: GameParams },
-          { 200: ref(OkResponse) },
-          [400, 401, 403, 404, 429],
-          { tag: 'lichess' },
-        ),
-      },
-      async request => {
-        await games.change(request.params.gameId, (game, now) => transition(game, request.actor, now));
-        return { ok: true as const };
-      },
     );
   }
 
@@ -417,7 +278,7 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
       const now = games.now();
       const ongoing = await games.ongoing(player, undefined, 1000);
       const nowPlaying = ongoing
-        .map(game => gameEventInfoOf(gameFullOf(game, now), player, now))
+        .map(game => gameEventInfoOf(eventGameOf(game, now), player, now))
         // lichess lists the most urgent first: the player's turn, the least time left.
         .sort((a, b) => Number(b.isMyTurn) - Number(a.isMyTurn) || a.secondsLeft - b.secondsLeft);
       return {

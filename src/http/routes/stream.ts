@@ -13,8 +13,7 @@ import type { PlayerFeed, PlayerEvent } from '../../bus/players.ts';
 import { PlayerStream, retried } from '../../bus/players.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { isOver } from '../../domain/status.ts';
-import { gameFullOf } from '../../domain/views.ts';
-import { gameEventInfoOf } from '../../domain/lichess.ts';
+import { eventGameOf, gameEventInfoOf, type EventGameFull } from '../../domain/lichess.ts';
 import type { GameService } from '../../service/games.ts';
 import type { ChallengeService } from '../../service/challenges.ts';
 import { EVENT_STREAMS, type GamePresence } from '../../service/presence.ts';
@@ -198,7 +197,7 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
           for (const id of stream.ongoing().filter(id => !listed.has(id))) {
             const game = await games.get(id);
             if (isOver(game)) {
-              const full = gameFullOf(game, games.now());
+              const full = eventGameOf(game, games.now());
               stream.apply({ type: 'gameFinish', gameId: id, version: game.record.version, game: full });
             }
           }
@@ -289,11 +288,11 @@ const ONGOING_PAGE = 100;
  * two pages was missed), and one that starts or ends meanwhile is told by its event, heard from before the read.
  */
 async function ongoingGames(games: GameService, player: string) {
-  const found: Array<{ version: number; game: ReturnType<typeof gameFullOf> }> = [];
+  const found: Array<{ version: number; game: EventGameFull }> = [];
   let after: string | undefined;
   for (;;) {
     const page = await games.ongoing(player, after, ONGOING_PAGE);
-    for (const game of page) found.push({ version: game.record.version, game: gameFullOf(game, games.now()) });
+    for (const game of page) found.push({ version: game.record.version, game: eventGameOf(game, games.now()) });
     if (page.length < ONGOING_PAGE) return found;
     after = page.at(-1)!.record.id;
   }
