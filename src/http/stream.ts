@@ -84,6 +84,7 @@ export const streamErrorLine = (
 
 class Stream {
   wroteSinceTick = true;
+  silentTicks = 0; // ticks of the heartbeat timer since the stream's last line, roughly (see heartbeat)
   closed = false;
   unsubscribe: (() => void) | undefined;
   socket: Socket | undefined; // set once chunks may be written to it directly
@@ -123,7 +124,9 @@ export class StreamHub {
 
   constructor(options: StreamHubOptions) {
     this.options = options;
-    this.timer = setInterval(() => this.heartbeat(), options.heartbeatMs);
+    // Ticks at half the period: a stream silent for two ticks in a row gets its empty line, so that no stream is
+    // silent for longer than the period, wherever its last line fell between two ticks.
+    this.timer = setInterval(() => this.heartbeat(), options.heartbeatMs / 2);
     this.timer.unref();
   }
 
@@ -415,7 +418,12 @@ export class StreamHub {
   private heartbeat(): void {
     this.flush(); // a stream with a change on its way is not idle
     for (const stream of this.streams) {
-      if (!stream.wroteSinceTick && stream.unsubscribe) this.write(stream, HEARTBEAT);
+      // A line since the last tick: at most half a period ago, so the tick after next is at most a period after it.
+      if (stream.wroteSinceTick) stream.silentTicks = 1;
+      else if (++stream.silentTicks >= 2 && stream.unsubscribe) {
+        this.write(stream, HEARTBEAT);
+        stream.silentTicks = 0;
+      }
       stream.wroteSinceTick = false;
     }
   }

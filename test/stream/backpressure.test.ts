@@ -113,6 +113,26 @@ test('idle streams get an empty line every heartbeat period; streams with traffi
   );
 });
 
+test('no stream is silent for longer than a heartbeat period, however its last line falls between ticks', async (t: TestContext) => {
+  // A heartbeat is due a period after a stream's last line, not a period after the first tick that found it idle:
+  // lichess clients time a stream out when it stays silent a little longer than the period (lichess-bot: 15 s for
+  // lichess's 7 s). Streams opened at five moments of the timer's period, each timed from its gameFull.
+  const period = 600;
+  const server = await listenApp(t, { heartbeatMs: period });
+  const gaps: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    await new Promise(resolve => setTimeout(resolve, (period * (2 * i + 1)) / 10)); // 0.1 to 0.9 of a period
+    const stream = await server.open((await server.games.create({})).record.id);
+    await stream.waitForEvents(1);
+    const lastLine = performance.now();
+    await stream.waitFor(() => stream.lines.includes(''), 'a heartbeat');
+    gaps.push(performance.now() - lastLine);
+    stream.close();
+  }
+  const late = gaps.filter(gap => gap > period + 150);
+  t.assert.deepEqual(late, [], `silences (ms): ${gaps.map(Math.round).join(', ')}`);
+});
+
 test('a stream with an event every few milliseconds gets no heartbeat', async (t: TestContext) => {
   const server = await listenApp(t, { heartbeatMs: 300 });
   const id = (await server.games.create({})).record.id;
