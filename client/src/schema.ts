@@ -263,7 +263,7 @@ export interface paths {
     };
     /**
      * Follow a game live (NDJSON)
-     * @description A gameFull event first, then one gameState event per change, in order; an empty line every few seconds while idle; an error event (SERVER_SHUTDOWN, SLOW_CONSUMER, UNAUTHORIZED once the token is revoked) before the server closes the stream.
+     * @description A gameFull event first, then one gameState event per change, in order; an empty line every few seconds while idle; an error event (SERVER_SHUTDOWN, SLOW_CONSUMER, UNAUTHORIZED once the token is revoked, UNAVAILABLE when the game could not be read to begin with) before the server closes the stream.
      */
     get: operations['streamGame'];
     put?: never;
