@@ -53,7 +53,7 @@ import {
   type StateEvent,
   type StoredChange,
 } from './store.ts';
-import { Checkpointer } from './checkpoints.ts';
+import { Checkpointer, type CheckpointDone } from './checkpoints.ts';
 import { RecentChanges } from './recentChanges.ts';
 import { tokenOf, type StoredToken, type TokenStore } from './tokens.ts';
 import { asError, describeFailure, fileIdentity, openDatabase, unavailable, type FileIdentity } from './sqliteFile.ts';
@@ -109,6 +109,8 @@ const REBUILD_RETRY_MS = 1000;
 export interface SqliteOptions {
   /** Writes between two checkpoints of the thread; CHECKPOINT_EVERY_WRITES. */
   checkpointEveryWrites?: number;
+  /** Each checkpoint of the thread, once done (for tests and tools). */
+  onCheckpoint?: (done: CheckpointDone) => void;
 }
 
 /** One write waiting for the next group commit. */
@@ -148,6 +150,7 @@ export class SqliteGameStore
   private constructor(
     private readonly path: string,
     private readonly checkpointEvery: number,
+    private readonly onCheckpoint: SqliteOptions['onCheckpoint'],
   ) {
     this.attach(openDatabase(path));
     this.probeAtOpen();
@@ -155,7 +158,7 @@ export class SqliteGameStore
   }
 
   static open(path: string, options: SqliteOptions = {}): SqliteGameStore {
-    return new SqliteGameStore(path, options.checkpointEveryWrites ?? CHECKPOINT_EVERY_WRITES);
+    return new SqliteGameStore(path, options.checkpointEveryWrites ?? CHECKPOINT_EVERY_WRITES, options.onCheckpoint);
   }
 
   /** Uses `db` from now on: its statements, its checkpoint thread, its file's identity. */
@@ -191,10 +194,14 @@ export class SqliteGameStore
     if (this.path === ':memory:') return;
     this.identity = fileIdentity(this.path);
     try {
-      this.checkpoints = new Checkpointer(this.path, () => {
-        // The thread stopped without being asked to: the connection checkpoints as often as SQLite does alone.
-        if (db.open) db.pragma('wal_autocheckpoint = 1000');
-      });
+      this.checkpoints = new Checkpointer(
+        this.path,
+        () => {
+          // The thread stopped without being asked to: the connection checkpoints as often as SQLite does alone.
+          if (db.open) db.pragma('wal_autocheckpoint = 1000');
+        },
+        this.onCheckpoint,
+      );
       db.pragma(`wal_autocheckpoint = ${CONNECTION_CHECKPOINT_PAGES}`);
     } catch {
       // No thread (none could be started): SQLite's own checkpoints, as without it.
