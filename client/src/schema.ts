@@ -852,7 +852,7 @@ export interface paths {
     put?: never;
     /**
      * Seek an opponent with the same time control
-     * @description A real-time seek (time and increment) answers NDJSON: an empty line every few seconds while it waits, then the end of the answer once paired (gameStart comes on the event stream); closing the request withdraws the seek. A correspondence seek (days) answers {id} at once and waits until paired or withdrawn.
+     * @description A real-time seek (time and increment) answers NDJSON: an empty line every few seconds while it waits, then the end of the answer once paired (gameStart comes on the event stream) or replaced: a player has one real-time seek open at most, and a new one withdraws the older, whose answer ends. Closing the request withdraws the seek. A correspondence seek (days) answers {id} at once and waits until paired or withdrawn; a player has at most 10 open (beyond: 429 RATE_LIMITED).
      */
     post: operations['createSeek'];
     delete?: never;

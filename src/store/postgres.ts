@@ -6,7 +6,8 @@
  * `sql/postgres/NNNN_name.sql` run at open under an advisory lock, so instances may start together.
  * Errors that mean "the database cannot be reached" become UNAVAILABLE (503); nothing waits forever. A client is
  * checked out of the pool only by `transaction` (postgresTransaction.ts), which listens to its errors while it is
- * out: a connection lost in the middle of a request fails that request, never the process.
+ * out: a connection lost in the middle of a request fails that request, never the process. Seeks are in
+ * postgresSeeks.ts; the instance's presence (which tells other instances it is alive) in postgresInstance.ts.
  * The statements of every request (insert, select, update) are named, so that each connection has the server
  * parse and plan them once instead of on every call.
  *
@@ -14,6 +15,7 @@
  * const store = await PostgresGameStore.open('postgres://user@127.0.0.1:5432/chess');
  * ```
  */
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { restoreGame, type GameRecord } from '../domain/game.ts';
 import { indexOfGame } from '../domain/transitions.ts';
@@ -33,14 +35,7 @@ import {
   type StateEvent,
   type StoredChange,
 } from './store.ts';
-import {
-  CHALLENGES_CHANNEL,
-  CHAT_CHANNEL,
-  SEEKS_CHANNEL,
-  TOKEN_ISSUED,
-  TOKENS_CHANNEL,
-  tokenRevokedSql,
-} from './notifications.ts';
+import { CHALLENGES_CHANNEL, CHAT_CHANNEL, TOKEN_ISSUED, TOKENS_CHANNEL, tokenRevokedSql } from './notifications.ts';
 import { PostgresWrites } from './postgresWrites.ts';
 import { recordOf, type StoredGameData } from './rows.ts';
 import { BOT_SQL, TOKEN_COLUMNS, tokenOf, type StoredToken, type TokenRow, type TokenStore } from './tokens.ts';
@@ -57,7 +52,9 @@ import {
 import { KNOWN_PLAYER_SQL } from './tokens.ts';
 import type { Challenge } from '../domain/challenge.ts';
 import type { Seek } from '../domain/seek.ts';
-import { pairColumns, SEEK_SQL, seekColumns, seekOf, type SeekRow, type SeekStore } from './seeks.ts';
+import type { InsertedSeek, SeekStore } from './seeks.ts';
+import { PostgresSeeks } from './postgresSeeks.ts';
+import { InstancePresence } from './postgresInstance.ts';
 import { isUnavailable, Rollback, transaction } from './postgresTransaction.ts';
 import { PRESENCE_SQL, seenOf, type PresenceKey, type PresenceStore, type SeenAt, type SeenRow } from './presence.ts';
 import { ENGINE_TURN_SQL, type EngineTurn, type EngineTurnStore } from './engineTurns.ts';
@@ -117,9 +114,14 @@ export class PostgresGameStore
   private updates = 0;
 
   private readonly writes: PostgresWrites;
+  private readonly seeks: PostgresSeeks;
 
-  private constructor(private readonly pool: pg.Pool) {
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly presence: InstancePresence,
+  ) {
     this.writes = new PostgresWrites(pool, call => this.run(call));
+    this.seeks = new PostgresSeeks(pool, call => this.run(call), presence.instanceId);
   }
 
   static async open(url: string, options: PostgresOptions = {}): Promise<PostgresGameStore> {
@@ -133,10 +135,14 @@ export class PostgresGameStore
     // An idle connection that dies (database restart) must not take the process with it; one checked out is
     // watched by its transaction (postgresTransaction.ts).
     pool.on('error', error => options.onError?.(error));
-    const store = new PostgresGameStore(pool);
+    // This instance is alive for the others while this connection is there: the holder of its real-time seeks.
+    const presence = new InstancePresence(url, randomBytes(8).toString('hex'), error => options.onError?.(error));
+    const store = new PostgresGameStore(pool, presence);
     try {
       await store.run(() => migrate(pool));
+      await store.run(() => presence.start());
     } catch (error) {
+      await presence.close();
       await pool.end();
       throw error;
     }
@@ -365,57 +371,32 @@ export class PostgresGameStore
     );
   }
 
-  insertSeek(seek: Seek): Promise<boolean> {
-    return this.run(async () => (await this.pool.query(SEEK_SQL.insert, [...seekColumns(seek)])).rowCount === 1);
+  insertSeek(seek: Seek, maxCorrespondence?: number): Promise<InsertedSeek> {
+    return this.seeks.insertSeek(seek, maxCorrespondence);
   }
 
   seek(id: string): Promise<Seek | undefined> {
-    return this.run(async () => {
-      const row = (await this.pool.query<SeekRow>(SEEK_SQL.select, [id])).rows[0];
-      return row && seekOf(row);
-    });
+    return this.seeks.seek(id);
   }
 
   openSeeks(pool: string, now: number, limit: number): Promise<Seek[]> {
-    return this.run(async () => (await this.pool.query<SeekRow>(SEEK_SQL.open, [pool, now, limit])).rows.map(seekOf));
+    return this.seeks.openSeeks(pool, now, limit);
   }
 
   pairSeeks(a: Seek, b: Seek): Promise<boolean> {
-    return this.run(() =>
-      transaction(this.pool, async client => {
-        // Both rows locked, in the order of their ids (two pairings of the same seeks never wait on each other in a
-        // circle), and counted only if still open once locked: a pairing that committed first leaves them paired.
-        const { rowCount } = await client.query(
-          "SELECT id FROM seeks WHERE id = ANY($1) AND status = 'open' ORDER BY id FOR UPDATE",
-          [[a.id, b.id]],
-        );
-        if (rowCount !== 2) throw new Rollback(false);
-        await client.query(SEEK_SQL.pair, [...pairColumns(a)]);
-        await client.query(SEEK_SQL.pair, [...pairColumns(b)]);
-        await client.query('SELECT pg_notify($1, $2)', [
-          SEEKS_CHANNEL,
-          JSON.stringify({ paired: [a.id, b.id], gameId: a.gameId }),
-        ]);
-        return true;
-      }),
-    );
+    return this.seeks.pairSeeks(a, b);
   }
 
   withdrawSeek(id: string): Promise<boolean> {
-    return this.run(async () => (await this.pool.query(SEEK_SQL.withdraw, [id])).rowCount === 1);
+    return this.seeks.withdrawSeek(id);
   }
 
   keepSeeksAlive(ids: readonly string[], aliveUntil: number): Promise<void> {
-    return this.run(async () => {
-      await this.pool.query("UPDATE seeks SET alive_until = $2 WHERE status = 'open' AND id = ANY($1)", [
-        [...ids],
-        aliveUntil,
-      ]);
-    });
+    return this.seeks.keepSeeksAlive(ids, aliveUntil);
   }
 
   seeksWithoutGame(since: number): Promise<Seek[]> {
-    return this.run(async () => (await this.pool.query<SeekRow>(SEEK_SQL.withoutGame, [since])).rows.map(seekOf));
+    return this.seeks.seeksWithoutGame(since);
   }
 
   markPresent(keys: readonly PresenceKey[], instanceId: string, until: number): Promise<void> {
@@ -509,6 +490,7 @@ export class PostgresGameStore
   }
 
   async close(): Promise<void> {
+    await this.presence.close();
     if (!this.pool.ended) await this.pool.end();
   }
 

@@ -22,7 +22,12 @@ runGameStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(ne
 runChallengeStoreContract('SqliteGameStore :memory:', async () => SqliteGameStore.open(':memory:'));
 runChallengeStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
 runSeekStoreContract('SqliteGameStore :memory:', async () => SqliteGameStore.open(':memory:'));
-runSeekStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
+runSeekStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()), {
+  sameData: async () => {
+    const path = newFile();
+    return async () => SqliteGameStore.open(path);
+  },
+});
 runChatStoreContract('SqliteGameStore :memory:', async () => SqliteGameStore.open(':memory:'));
 runChatStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
 
