@@ -245,7 +245,16 @@ export class SeekService {
       const candidate = open.sort(bySeekAge).find(other => canPair(other, seek, now));
       if (!candidate) return seek;
       const pairing = pairSeeks(candidate, seek, newGameId(), now, this.coin);
-      if (await this.deps.store.pairSeeks(pairing.older, pairing.newer)) {
+      let won: boolean;
+      try {
+        won = await this.deps.store.pairSeeks(pairing.older, pairing.newer);
+      } catch (error) {
+        // The pairing's answer was lost (the store failed): it may have been recorded all the same. Once the store
+        // answers again, its game is made if it was.
+        this.makeGameIfPaired(pairing.older, pairing.newer, pairing.game, error);
+        throw error;
+      }
+      if (won) {
         await this.makeGame(pairing.newer.gameId!, pairing.game);
         this.endHeld([candidate.id, seek.id]);
         return pairing.newer;
@@ -255,6 +264,21 @@ export class SeekService {
       if (current?.status !== 'open') return current ?? seek;
     }
     return seek;
+  }
+
+  /**
+   * Makes the game of a pairing whose answer was lost, tried until the store answers, if both seeks are stored paired
+   * into it.
+   */
+  private makeGameIfPaired(older: Seek, newer: Seek, game: SeekGame, error: unknown): void {
+    const gameId = newer.gameId!;
+    this.deps.onError?.({ key: gameId, error, failures: 1, retryInMs: 0 });
+    const make = async () => {
+      const stored = await Promise.all([older.id, newer.id].map(id => this.deps.store.seek(id)));
+      const paired = stored.every(seek => seek?.status === 'paired' && seek.gameId === gameId);
+      if (paired) await this.createGame(gameId, game);
+    };
+    this.making.schedule(gameId, this.now(), make, undefined);
   }
 
   /** Makes a pairing's game under its recorded id (a game of that id already made is kept), tried until recorded. */
