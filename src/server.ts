@@ -72,6 +72,11 @@ export async function start(config: Config) {
       warn(
         `expiry of challenge ${key}: ${String(error)} (try ${failures}${retryInMs === undefined ? ', not retried' : `, again in ${retryInMs} ms`})`,
       ),
+    // Each failed try of an accepted challenge's game; it is tried again until recorded (DECISIONS §16a).
+    onGameError: ({ key, error, failures, retryInMs }) =>
+      warn(
+        `game of accepted challenge ${key}: ${String(error)} (try ${failures}${retryInMs === undefined ? ', not retried' : `, again in ${retryInMs} ms`})`,
+      ),
   });
   const seeks = new SeekService({
     store: opened,

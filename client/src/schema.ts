@@ -263,7 +263,7 @@ export interface paths {
     };
     /**
      * Follow a game live (NDJSON)
-     * @description A gameFull event first, then one gameState event per change, in order; an empty line every few seconds while idle; an error event (SERVER_SHUTDOWN, SLOW_CONSUMER, UNAUTHORIZED once the token is revoked) before the server closes the stream.
+     * @description A gameFull event first, then one gameState event per change, in order; an empty line every few seconds while idle; an error event (SERVER_SHUTDOWN, SLOW_CONSUMER, UNAUTHORIZED once the token is revoked, UNAVAILABLE when the game could not be read to begin with) before the server closes the stream.
      */
     get: operations['streamGame'];
     put?: never;
@@ -899,7 +899,7 @@ export interface paths {
     put?: never;
     /**
      * Seek an opponent with the same time control
-     * @description A real-time seek (time and increment) answers NDJSON: an empty line every few seconds while it waits, then the end of the answer once paired (gameStart comes on the event stream); closing the request withdraws the seek. A correspondence seek (days) answers {id} at once and waits until paired or withdrawn.
+     * @description A real-time seek (time and increment) answers NDJSON: an empty line every few seconds while it waits, then the end of the answer once paired (gameStart comes on the event stream) or replaced: a player has one real-time seek open at most, and a new one withdraws the older, whose answer ends. Closing the request withdraws the seek. A correspondence seek (days) answers {id} at once and waits until paired or withdrawn; a player has at most 10 open (beyond: 429 RATE_LIMITED).
      */
     post: operations['createSeek'];
     delete?: never;

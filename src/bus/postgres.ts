@@ -42,7 +42,7 @@ export interface GameListener {
   resynced(): Promise<unknown>;
 }
 
-/** What hears of seeks paired on any instance. */
+/** What hears of seeks paired, or withdrawn by their player's newer seek, on any instance. */
 export interface SeekListener {
   announced(ids: readonly string[]): void;
   /** Announcements may have been missed: the seeks held here are read again. */
@@ -157,8 +157,8 @@ export class ChangeListener {
         return;
       }
       if (message.channel === SEEKS_CHANNEL) {
-        const pairing = parseSeekNotification(message.payload);
-        if (pairing) this.seeks?.announced(pairing.paired);
+        const seeks = parseSeekNotification(message.payload);
+        if (seeks) this.seeks?.announced(seeks.ended);
         return;
       }
       if (message.channel === TOKENS_CHANNEL) {

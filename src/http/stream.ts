@@ -24,6 +24,8 @@ import { eventJsonOf, gameFullOf } from '../domain/views.ts';
 import { isOver } from '../domain/status.ts';
 import { ENDED_STATUSES } from '../contract/vocabulary.ts';
 import type { GameEvent } from '../contract/events.ts';
+import type { ErrorCode } from '../contract/vocabulary.ts';
+import { DomainError } from '../domain/errors.ts';
 
 export interface StreamHubOptions {
   bus: EventBus;
@@ -78,9 +80,18 @@ export const SEED_DIALECT: StreamDialect = {
 const line = (event: GameEvent): Buffer => Buffer.from(`${JSON.stringify(event)}\n`);
 
 export const streamErrorLine = (
-  code: 'SERVER_SHUTDOWN' | 'SLOW_CONSUMER' | 'RESYNC_REQUIRED' | 'UNAUTHORIZED',
+  code: 'SERVER_SHUTDOWN' | 'SLOW_CONSUMER' | 'RESYNC_REQUIRED' | ErrorCode,
   message: string,
 ): Buffer => line({ type: 'error', error: { code, message } });
+
+/**
+ * The last line of a stream whose beginning failed after its head went out (DECISIONS §16a): the store's
+ * UNAVAILABLE, or another refusal with its code, as the request's error would have said; anything else INTERNAL.
+ */
+const openingFailedLine = (error: unknown): Buffer =>
+  error instanceof DomainError
+    ? streamErrorLine(error.code, error.message)
+    : streamErrorLine('INTERNAL', 'the stream could not be opened');
 
 class Stream {
   wroteSinceTick = true;
@@ -222,7 +233,11 @@ export class StreamHub {
     });
   }
 
-  /** Adds a stream on `res` and runs `begin`; a stream whose beginning fails is dropped with its connection. */
+  /**
+   * Adds a stream on `res` and runs `begin`. A stream whose beginning fails (its opening reads: the store
+   * unreachable) ends with an error line saying why, never silently: its head is out, so this is all the client
+   * learns (DECISIONS §16a).
+   */
   private async open(
     res: ServerResponse,
     client: string,
@@ -241,9 +256,9 @@ export class StreamHub {
     res.on('close', () => this.remove(stream));
     try {
       await begin(stream);
-    } catch {
-      this.remove(stream);
-      res.destroy();
+    } catch (error) {
+      if (stream.closed) return; // the client went away meanwhile
+      this.end(stream, openingFailedLine(error));
     }
   }
 

@@ -5,9 +5,13 @@
  * instances and racing requests: of ten players accepting one open challenge at once, one gets the game.
  *
  * An accepted challenge's game has the challenge's id, as on lichess, so that both players' clients know which
- * game start is the challenge's. Accepting records that id in the claim before the game is made, and a retried
- * accept by the same player of a challenge so accepted makes that game if it is missing: a crash between the claim
- * and the game loses no game.
+ * game start is the challenge's. Accepting records that id in the claim before the game is made; a game that cannot
+ * be made then (the store failed), or whose claim was recorded but its answer lost, is made later by the service
+ * itself, tried until recorded (selfChanges.ts), as a pairing's is (DECISIONS §16a), while the accept answers the
+ * failure. A retried accept by the same player of a
+ * challenge so accepted answers 200 again and makes that game if it is still missing, never a second one; and a
+ * crash between the claim and the game is repaired at start (`makeMissingGames`): no accepted challenge is left
+ * without its game.
  *
  * A pending challenge expires at its `expiresAt` (CHALLENGE_TTL_S for real-time ones, 7 days for the others): a
  * change the service makes by itself (selfChanges.ts), tried until recorded, its timers armed at start from the
@@ -68,6 +72,7 @@ export interface ChallengeServiceDeps {
   newId?: () => string; // a challenge's id, 8 letters or digits
   coin?: () => number; // [0, 1): draws a random colour
   onExpiryError?: (failure: Failure) => void; // a failed try of an expiry (it is tried again), for the log
+  onGameError?: (failure: Failure) => void; // a failed try of an accepted challenge's game (tried again), for the log
   // Other instances share the store (PostgreSQL): it announces every challenge made or changed to every instance
   // (`announced`), this one included, and the events go out from there rather than from the change itself.
   sharedStore?: boolean;
@@ -88,6 +93,8 @@ function playerOf(actor: Actor): PlayerInfo {
 
 export class ChallengeService {
   private readonly expiries: SelfChanges;
+  /** The games of accepts whose first try failed, tried again until recorded. */
+  private readonly making: SelfChanges;
   private readonly newId: () => string;
   private readonly coin: () => number;
 
@@ -95,6 +102,7 @@ export class ChallengeService {
     this.newId = deps.newId ?? newGameId;
     this.coin = deps.coin ?? Math.random;
     this.expiries = new SelfChanges({ now: () => this.now(), onFailure: deps.onExpiryError });
+    this.making = new SelfChanges({ now: () => this.now(), onFailure: deps.onGameError });
   }
 
   private now(): number {
@@ -179,14 +187,23 @@ export class ChallengeService {
       const challenge = await this.deps.store.challenge(id);
       if (!challenge) throw notFound(id);
       if (this.acceptedBy(challenge, actor)) {
-        await this.makeGame(challenge, this.gameOf(challenge));
+        await this.makeGameOrRetry(challenge, this.gameOf(challenge));
         return challenge;
       }
       // The game takes the challenge's id, as on lichess: a client that accepted knows its game's address.
       const { challenge: accepted, game } = orThrow(acceptChallenge(challenge, actor, this.now(), challenge.id));
-      if (await this.deps.store.claimChallenge(accepted, challenge.version)) {
+      let claimed: boolean;
+      try {
+        claimed = await this.deps.store.claimChallenge(accepted, challenge.version);
+      } catch (error) {
+        // The claim's answer was lost (the store failed): it may have been recorded all the same. Once the store
+        // answers again, its game is made if it was.
+        this.makeGameLater(accepted, game, error);
+        throw error;
+      }
+      if (claimed) {
         this.expiries.cancel(id);
-        await this.makeGame(accepted, game);
+        await this.makeGameOrRetry(accepted, game);
         return accepted;
       }
       // Another change won the claim: judged again on what it left.
@@ -221,13 +238,13 @@ export class ChallengeService {
 
   /**
    * Makes the games of challenges accepted at or after `since` that a crash left without their game (at start).
-   * Resolves with how many; one that fails now is made by its accepter's retried accept.
+   * Resolves with how many; one that fails now is tried again until recorded.
    */
   async makeMissingGames(since: number): Promise<number> {
     let made = 0;
     for (const challenge of await this.deps.store.challengesWithoutGame(since)) {
       if (challenge.gameId === null || challenge.acceptedBy === null) continue;
-      await this.makeGame(challenge, this.gameOf(challenge));
+      await this.makeGameOrRetry(challenge, this.gameOf(challenge)).catch(() => undefined);
       made++;
     }
     return made;
@@ -238,9 +255,10 @@ export class ChallengeService {
     return this.armExpiries();
   }
 
-  /** At shutdown: no expiry runs or is tried again any more. */
+  /** At shutdown: no expiry runs or is tried again any more, nor the making of a game. */
   close(): void {
     this.expiries.close();
+    this.making.close();
   }
 
   /** Expires a challenge whose time has come; resolves when recorded or no longer due, rejects to be tried again. */
@@ -290,6 +308,39 @@ export class ChallengeService {
     const { challenger, acceptedBy } = challenge;
     const [white, black] = challenge.finalColor === 'white' ? [challenger, acceptedBy!] : [acceptedBy!, challenger];
     return { white, black, clock: clockOfChallenge(challenge.timeControl), fen: challenge.initialFen };
+  }
+
+  /**
+   * Makes the accepted challenge's game now; should that fail, the service tries again by itself, with backoff,
+   * until it is recorded (DECISIONS §16a), and the failure is the answer of the request that accepted.
+   */
+  private async makeGameOrRetry(challenge: Challenge, game: ChallengeGame): Promise<void> {
+    try {
+      await this.makeGame(challenge, game);
+      this.making.cancel(challenge.gameId!); // made: a retry scheduled by an earlier try has nothing left to do
+    } catch (error) {
+      this.makeGameLater(challenge, game, error);
+      throw error;
+    }
+  }
+
+  /**
+   * Tries again, with backoff until it is recorded, to make the game of `accepted` (the challenge as its claim
+   * recorded it), if the stored challenge is that claim: a claim whose answer was lost may not have been recorded.
+   */
+  private makeGameLater(accepted: Challenge, game: ChallengeGame, error: unknown): void {
+    const key = accepted.gameId!;
+    if (this.making.has(key)) return;
+    this.deps.onGameError?.({ key, error, failures: 1, retryInMs: 0 });
+    const make = async () => {
+      const stored = await this.deps.store.challenge(accepted.id);
+      const claimed =
+        stored?.status === 'accepted' &&
+        stored.version === accepted.version &&
+        stored.acceptedBy?.id === accepted.acceptedBy?.id;
+      if (claimed) await this.makeGame(stored, game);
+    };
+    this.making.schedule(key, this.now(), make, undefined);
   }
 
   /** Makes the accepted challenge's game under its recorded id (a game of that id already made is kept). */

@@ -6,19 +6,24 @@
  * earlier seek: nobody waits beside a compatible seek.
  *
  * A real-time seek lives while its request is open: this instance keeps the seeks it holds alive in the store
- * (a lease renewed every third of LEASE_MS), withdraws one whose client disconnects, and one whose instance died
- * lapses with its lease. A correspondence seek lives until it is paired or withdrawn (`DELETE`).
+ * (a lease renewed every third of LEASE_MS) and withdraws one whose client disconnects; one whose instance died is
+ * not paired (the store knows its holder dead), and lapses with its lease. A correspondence seek lives until it is
+ * paired or withdrawn (`DELETE`).
+ *
+ * A player has at most one open real-time seek: a new one withdraws the older in the store, and the older's request
+ * ends (on any instance: a shared store announces the withdrawal). At most MAX_CORRESPONDENCE_SEEKS correspondence
+ * seeks are open per player: beyond, RATE_LIMITED (DECISIONS §16a).
  *
  * The pairing records the game's id and each seek's colour before the game is made; the game is made by the
  * instance that paired, tried until recorded (selfChanges.ts), and a pairing a crash left without its game is
  * made at start (`makeMissingGames`, which does the same for accepted challenges). Both players get `gameStart`
- * from the game's creation; a real-time seek's request ends when its seek is paired (on any instance: a shared
- * store announces pairings, `announced`).
+ * from the game's creation; a real-time seek's request ends when its seek is paired or withdrawn by a newer one (on
+ * any instance: a shared store announces both, `announced`).
  *
  * ```ts
  * const seeks = new SeekService({ store, games });
- * const { seek } = await seeks.create(playerActor(ann), { time: '5', increment: '0' });
- * await seeks.paired(seek.id, signal); // resolves once paired; aborting withdraws it
+ * const seek = await seeks.create(playerActor(ann), { time: '5', increment: '0' });
+ * await seeks.settled(seek, signal); // true once paired or replaced; aborting withdraws it (false)
  * ```
  */
 import { DomainError, type Result } from '../domain/errors.ts';
@@ -42,8 +47,12 @@ import { SelfChanges, type Failure } from './selfChanges.ts';
 
 /** How long a real-time seek stays alive in the store without its instance renewing it. */
 export const LEASE_MS = 15_000;
+/** Open correspondence seeks per player (DECISIONS §16a). */
+export const MAX_CORRESPONDENCE_SEEKS = 10;
 /** Open seeks of a pool looked at per try: the oldest. */
 const CANDIDATES = 50;
+/** Seeks announced no longer open before they were held here, remembered at most (the latest). */
+const MAX_ENDED_UNHELD = 1000;
 /** Pairings lost to another one that a seek tries again before it waits. */
 const MAX_PAIR_ATTEMPTS = 10;
 const MAX_ID_ATTEMPTS = 5;
@@ -75,10 +84,15 @@ export class SeekService {
   private readonly leaseMs: number;
   /** The games of pairings made here, tried until recorded. */
   private readonly making: SelfChanges;
-  /** The real-time seeks whose requests this instance holds, each with what to call when it is paired. */
+  /** The real-time seeks whose requests this instance holds, each with what to call when it is no longer open. */
   private readonly held = new Map<string, () => void>();
-  /** Held seeks paired before their request waited for them (`paired` answers them at once). */
-  private readonly pairedEarly = new Set<string>();
+  /** Held seeks paired or replaced before their request waited for them (`settled` answers them at once). */
+  private readonly endedEarly = new Set<string>();
+  /**
+   * Seeks announced no longer open that were not held here (yet): the announcement of a pairing or a withdrawal made
+   * on another instance may come before the answer of the insert that makes this instance hold the seek.
+   */
+  private readonly endedUnheld = new Set<string>();
   private renewal: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: SeekServiceDeps) {
@@ -94,7 +108,8 @@ export class SeekService {
 
   /**
    * Makes a seek from the request's fields and pairs it if a compatible seek waits. A real-time seek is held
-   * from here on: keep it with `paired` (which withdraws it when its signal aborts).
+   * from here on: keep it with `settled` (which withdraws it when its signal aborts); it withdraws the player's
+   * older real-time seek, whose request ends. A correspondence seek beyond MAX_CORRESPONDENCE_SEEKS is RATE_LIMITED.
    */
   async create(actor: Actor, body: Readonly<Record<string, unknown>>): Promise<Seek> {
     const player = playerOf(actor);
@@ -102,7 +117,16 @@ export class SeekService {
     const now = this.now();
     for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
       const seek = newSeek({ id: this.newId(), player, request, now, aliveUntil: now + this.leaseMs });
-      if (!(await this.deps.store.insertSeek(seek))) continue;
+      const inserted = await this.deps.store.insertSeek(seek, MAX_CORRESPONDENCE_SEEKS);
+      if (inserted.result === 'limit') {
+        throw new DomainError(
+          'RATE_LIMITED',
+          `a player may have at most ${MAX_CORRESPONDENCE_SEEKS} open correspondence seeks: withdraw one first`,
+        );
+      }
+      if (inserted.result === 'taken') continue;
+      // The player's older real-time seek, withdrawn by this one: its request ends (here; elsewhere by announcement).
+      this.endHeld(inserted.withdrawn);
       if (isRealTime(seek)) this.hold(seek.id);
       try {
         return await this.pair(seek);
@@ -117,13 +141,13 @@ export class SeekService {
   }
 
   /**
-   * Resolves once the held real-time seek is paired; when `signal` aborts first (its client went away), the seek
-   * is withdrawn and the promise resolves too (false).
+   * Resolves true once the held real-time seek is no longer open: paired, or withdrawn by its player's newer seek
+   * (its request ends then). When `signal` aborts first (its client went away), the seek is withdrawn and the
+   * promise resolves false.
    */
-  paired(seek: Seek, signal: AbortSignal): Promise<boolean> {
-    const early = this.pairedEarly.delete(seek.id);
-    if (seek.status !== 'open') return Promise.resolve(seek.status === 'paired');
-    if (early) return Promise.resolve(true);
+  settled(seek: Seek, signal: AbortSignal): Promise<boolean> {
+    const early = this.endedEarly.delete(seek.id);
+    if (seek.status !== 'open' || early) return Promise.resolve(true);
     return new Promise<boolean>(resolve => {
       const onAbort = () => {
         this.release(seek.id);
@@ -158,15 +182,31 @@ export class SeekService {
     this.held.get(id)?.();
   }
 
-  /** Seeks paired on any instance (a shared store's announcement): their requests held here end. */
+  /**
+   * Seeks no longer open, paired or withdrawn by their player's newer seek, here or on any instance (a shared
+   * store's announcement): their requests held here end.
+   */
   announced(ids: readonly string[]): void {
-    for (const id of ids) this.held.get(id)?.();
+    for (const id of this.endHeld(ids)) {
+      this.endedUnheld.add(id);
+      if (this.endedUnheld.size > MAX_ENDED_UNHELD) this.endedUnheld.delete(this.endedUnheld.values().next().value!);
+    }
+  }
+
+  /** Ends the requests held here of these seeks; answers the ids not held here. */
+  private endHeld(ids: readonly string[]): string[] {
+    return ids.filter(id => {
+      const end = this.held.get(id);
+      end?.();
+      return end === undefined;
+    });
   }
 
   /** Announcements may have been missed (a shared store's): the seeks held here are read again. */
   async resynced(): Promise<void> {
     for (const id of [...this.held.keys()]) {
-      if ((await this.deps.store.seek(id))?.status === 'paired') this.held.get(id)?.();
+      const status = (await this.deps.store.seek(id))?.status;
+      if (status !== undefined && status !== 'open') this.held.get(id)?.();
     }
   }
 
@@ -205,9 +245,18 @@ export class SeekService {
       const candidate = open.sort(bySeekAge).find(other => canPair(other, seek, now));
       if (!candidate) return seek;
       const pairing = pairSeeks(candidate, seek, newGameId(), now, this.coin);
-      if (await this.deps.store.pairSeeks(pairing.older, pairing.newer)) {
+      let won: boolean;
+      try {
+        won = await this.deps.store.pairSeeks(pairing.older, pairing.newer);
+      } catch (error) {
+        // The pairing's answer was lost (the store failed): it may have been recorded all the same. Once the store
+        // answers again, its game is made if it was.
+        this.makeGameIfPaired(pairing.older, pairing.newer, pairing.game, error);
+        throw error;
+      }
+      if (won) {
         await this.makeGame(pairing.newer.gameId!, pairing.game);
-        this.announced([candidate.id, seek.id]);
+        this.endHeld([candidate.id, seek.id]);
         return pairing.newer;
       }
       // Another pairing won one of the two: this seek, if it was paired meanwhile, is done.
@@ -217,12 +266,24 @@ export class SeekService {
     return seek;
   }
 
+  /**
+   * Makes the game of a pairing whose answer was lost, tried until the store answers, if both seeks are stored paired
+   * into it.
+   */
+  private makeGameIfPaired(older: Seek, newer: Seek, game: SeekGame, error: unknown): void {
+    const gameId = newer.gameId!;
+    this.deps.onError?.({ key: gameId, error, failures: 1, retryInMs: 0 });
+    const make = async () => {
+      const stored = await Promise.all([older.id, newer.id].map(id => this.deps.store.seek(id)));
+      const paired = stored.every(seek => seek?.status === 'paired' && seek.gameId === gameId);
+      if (paired) await this.createGame(gameId, game);
+    };
+    this.making.schedule(gameId, this.now(), make, undefined);
+  }
+
   /** Makes a pairing's game under its recorded id (a game of that id already made is kept), tried until recorded. */
   private async makeGame(gameId: string, game: SeekGame): Promise<void> {
-    const create = async () => {
-      const players = { white: game.white, black: game.black, clock: game.clock, source: 'lobby' as const };
-      await this.deps.games.create(players, SERVICE, gameId);
-    };
+    const create = () => this.createGame(gameId, game);
     try {
       await create(); // at once: the request that paired waits for its game
     } catch (error) {
@@ -232,11 +293,22 @@ export class SeekService {
     }
   }
 
+  /** Creates a pairing's game under its recorded id; a game of that id already made is kept. */
+  private async createGame(gameId: string, game: SeekGame): Promise<void> {
+    const players = { white: game.white, black: game.black, clock: game.clock, source: 'lobby' as const };
+    await this.deps.games.create(players, SERVICE, gameId);
+  }
+
   /** Holds a real-time seek: its lease is renewed while this instance holds it. */
   private hold(id: string): void {
+    if (this.endedUnheld.delete(id)) {
+      // Paired or withdrawn elsewhere before this instance held it: its request ends at once.
+      this.endedEarly.add(id);
+      return;
+    }
     this.held.set(id, () => {
       this.release(id);
-      this.pairedEarly.add(id);
+      this.endedEarly.add(id);
     });
     this.renewal ??= setInterval(() => void this.renew(), Math.max(1, Math.floor(this.leaseMs / 3))).unref();
   }

@@ -12,6 +12,17 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 /**
+ * What one checkpoint of the thread did, as SQLite reports it: the frames in the WAL (`log`) and how many of them are
+ * now in the database file (`checkpointed`); `busy` when it could not run to the end (a lock held elsewhere). Once a
+ * checkpoint with every frame copied is reported and nothing was written since, the database file stands still.
+ */
+export interface CheckpointDone {
+  busy: boolean;
+  log: number;
+  checkpointed: number;
+}
+
+/**
  * The checkpoint thread of a database file. Its code is plain JavaScript that needs nothing but better-sqlite3,
  * so the thread starts in a few tens of milliseconds; it keeps no event loop alive on its own.
  */
@@ -21,14 +32,18 @@ export class Checkpointer {
   private stopped = false;
   private closing = false;
 
-  /** `onLost`: the thread stopped without being asked to (it could not open the file, or it crashed). */
-  constructor(path: string, onLost: () => void) {
+  /**
+   * `onLost`: the thread stopped without being asked to (it could not open the file, or it crashed); `onDone`: each
+   * checkpoint it ran, once it has returned (for tests and tools).
+   */
+  constructor(path: string, onLost: () => void, onDone?: (done: CheckpointDone) => void) {
     const workerData = { path, sqlite: require.resolve('better-sqlite3') };
     // execArgv: none of this process's flags (such as a TypeScript loader): the thread runs plain JavaScript.
     this.worker = new Worker(CHECKPOINT_THREAD, { eval: true, workerData, execArgv: [] });
     this.worker.unref();
     // A checkpoint that fails (a busy or full disk) is tried again at the next request.
     this.worker.on('error', () => undefined);
+    if (onDone) this.worker.on('message', (done: CheckpointDone) => onDone(done));
     this.exited = new Promise(resolve =>
       this.worker.once('exit', () => {
         this.stopped = true;
@@ -69,7 +84,8 @@ parentPort.on('message', message => {
     return;
   }
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+    parentPort.postMessage({ busy: result.busy !== 0, log: result.log, checkpointed: result.checkpointed });
   } catch {
     // tried again at the next request
   }

@@ -12,6 +12,7 @@
  */
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
+import { transaction } from './postgresTransaction.ts';
 import { ENGINE_ID } from '../contract/vocabulary.ts';
 import { countsTowardEngineCap } from '../domain/engineGames.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -65,30 +66,15 @@ export function countEngineGamesSqlite(db: Database.Database, player: string): n
  * with `insert` on the same connection, in one transaction under the player's advisory lock: 'limit' when the bound
  * is reached, else whether the game was inserted (false: its id is taken).
  */
-export async function createEngineGamePostgres(
+export function createEngineGamePostgres(
   pool: pg.Pool,
   cap: { player: string; max: number },
   insert: (client: pg.PoolClient) => Promise<boolean>,
 ): Promise<boolean | 'limit'> {
-  const client = await pool.connect();
-  // A connection lost while checked out must not be an unhandled 'error' event: the query in flight fails instead.
-  const ignore = () => undefined;
-  client.on('error', ignore);
-  let failed = false;
-  try {
-    await client.query('BEGIN');
+  return transaction(pool, async client => {
     // One player's creations one at a time, on every instance: each counts what the one before committed.
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [ENGINE_GAMES_LOCK, cap.player]);
     const { rows } = await client.query<{ data: string }>(engineGamesSql(cap.player), [cap.player]);
-    const result = engineGamesOf(rows, cap.player) >= cap.max ? 'limit' : await insert(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    failed = true;
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.off('error', ignore);
-    client.release(failed); // a connection that failed is closed, not handed to the next request
-  }
+    return engineGamesOf(rows, cap.player) >= cap.max ? 'limit' : await insert(client);
+  });
 }

@@ -17,8 +17,8 @@ import {
 import type { StoredToken, TokenStore } from './tokens.ts';
 import { byAge, type ChallengeStore, type InsertedChallenge } from './challenges.ts';
 import type { Challenge } from '../domain/challenge.ts';
-import { bySeekAge, type Seek } from '../domain/seek.ts';
-import type { SeekStore } from './seeks.ts';
+import { bySeekAge, isRealTime, type Seek } from '../domain/seek.ts';
+import type { InsertedSeek, SeekStore } from './seeks.ts';
 import type { PresenceKey, PresenceStore, SeenAt } from './presence.ts';
 import type { EngineTurn, EngineTurnStore } from './engineTurns.ts';
 import { cappedEngineGameOf } from '../domain/engineGames.ts';
@@ -282,10 +282,20 @@ export class MemoryGameStore
     return json === undefined ? undefined : (JSON.parse(json) as Seek);
   }
 
-  insertSeek(seek: Seek): Promise<boolean> {
-    if (this.seeks.has(seek.id)) return Promise.resolve(false);
+  insertSeek(seek: Seek, maxCorrespondence = Infinity): Promise<InsertedSeek> {
+    // Counted, inserted and the older withdrawn in one synchronous step: no other change comes between. Every seek
+    // is held by this process, the only one that sees the store.
+    const open = this.storedSeeks().filter(
+      s => s.player.id === seek.player.id && s.status === 'open' && isRealTime(s) === isRealTime(seek),
+    );
+    if (!isRealTime(seek) && open.length >= maxCorrespondence) {
+      return Promise.resolve({ result: 'limit', withdrawn: [] });
+    }
+    if (this.seeks.has(seek.id)) return Promise.resolve({ result: 'taken', withdrawn: [] });
     this.seeks.set(seek.id, JSON.stringify(seek));
-    return Promise.resolve(true);
+    const withdrawn = isRealTime(seek) ? open.map(older => older.id) : [];
+    for (const id of withdrawn) this.seeks.set(id, JSON.stringify({ ...this.storedSeek(id)!, status: 'withdrawn' }));
+    return Promise.resolve({ result: 'inserted', withdrawn });
   }
 
   seek(id: string): Promise<Seek | undefined> {

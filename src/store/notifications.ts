@@ -11,6 +11,8 @@
  *   turns authentication on, or stops accepting the token, at once.
  * - CHALLENGES_CHANNEL: a challenge made or changed, the whole challenge as stored (JSON), so that every instance
  *   tells the streams of its two players at once, in the order of the commits, and arms or drops its expiry.
+ * - SEEKS_CHANNEL: seeks paired, or withdrawn by their player's newer seek, so that the instance holding a real-time
+ *   seek's request ends it.
  * - CHAT_CHANNEL: a chat line written, the whole line as stored (JSON), so that every instance sends it to its streams
  *   of the game.
  *
@@ -86,22 +88,25 @@ export function parseChallengeNotification(payload: string | undefined): Challen
   return ['created', 'accepted', 'declined', 'canceled'].includes(status as string) ? (parsed as Challenge) : undefined;
 }
 
-/** The channel of seeks: a pairing, `{"paired": [id, id], "gameId": ...}`, so that the instances holding them hear. */
+/**
+ * The channel of seeks: a pairing, `{"paired": [id, id], "gameId": ...}`, or seeks withdrawn by their player's newer
+ * one, `{"withdrawn": [id, ...]}`, so that the instances holding their requests hear that they ended.
+ */
 export const SEEKS_CHANNEL = 'chess_seeks';
 
-/** The seeks a payload of the seeks channel announces paired, or undefined for a payload of another form. */
-export function parseSeekNotification(payload: string | undefined): { paired: string[]; gameId: string } | undefined {
+/** The seeks a payload of the seeks channel announces no longer open, or undefined for a payload of another form. */
+export function parseSeekNotification(payload: string | undefined): { ended: string[] } | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(payload ?? '');
   } catch {
     return undefined;
   }
-  const { paired, gameId } = (parsed ?? {}) as Record<string, unknown>;
-  if (!Array.isArray(paired) || !paired.every(id => typeof id === 'string') || typeof gameId !== 'string') {
-    return undefined;
-  }
-  return { paired, gameId };
+  const { paired, gameId, withdrawn } = (parsed ?? {}) as Record<string, unknown>;
+  const ids = (value: unknown): value is string[] => Array.isArray(value) && value.every(id => typeof id === 'string');
+  if (ids(paired) && typeof gameId === 'string') return { ended: paired };
+  if (ids(withdrawn)) return { ended: withdrawn };
+  return undefined;
 }
 
 /** The channel of games' chat lines. */

@@ -4,7 +4,10 @@
  * moves rows that changed, the change-log entries and one NOTIFY, so a batch commits or not as a whole and the
  * announcement goes out exactly when its changes are visible. A read takes a game and its moves in one round trip. Migrations in
  * `sql/postgres/NNNN_name.sql` run at open under an advisory lock, so instances may start together.
- * Errors that mean "the database cannot be reached" become UNAVAILABLE (503); nothing waits forever.
+ * Errors that mean "the database cannot be reached" become UNAVAILABLE (503); nothing waits forever. A client is
+ * checked out of the pool only by `transaction` (postgresTransaction.ts), which listens to its errors while it is
+ * out: a connection lost in the middle of a request fails that request, never the process. Seeks are in
+ * postgresSeeks.ts; the instance's presence (which tells other instances it is alive) in postgresInstance.ts.
  * The statements of every request (insert, select, update) are named, so that each connection has the server
  * parse and plan them once instead of on every call.
  *
@@ -12,6 +15,7 @@
  * const store = await PostgresGameStore.open('postgres://user@127.0.0.1:5432/chess');
  * ```
  */
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { restoreGame, type GameRecord } from '../domain/game.ts';
 import { indexOfGame } from '../domain/transitions.ts';
@@ -31,14 +35,7 @@ import {
   type StateEvent,
   type StoredChange,
 } from './store.ts';
-import {
-  CHALLENGES_CHANNEL,
-  CHAT_CHANNEL,
-  SEEKS_CHANNEL,
-  TOKEN_ISSUED,
-  TOKENS_CHANNEL,
-  tokenRevokedSql,
-} from './notifications.ts';
+import { CHALLENGES_CHANNEL, CHAT_CHANNEL, TOKEN_ISSUED, TOKENS_CHANNEL, tokenRevokedSql } from './notifications.ts';
 import { PostgresWrites } from './postgresWrites.ts';
 import { cappedEngineGameOf } from '../domain/engineGames.ts';
 import { createEngineGamePostgres, engineGamesLimited } from './engineGames.ts';
@@ -57,7 +54,10 @@ import {
 import { KNOWN_PLAYER_SQL } from './tokens.ts';
 import type { Challenge } from '../domain/challenge.ts';
 import type { Seek } from '../domain/seek.ts';
-import { pairColumns, SEEK_SQL, seekColumns, seekOf, type SeekRow, type SeekStore } from './seeks.ts';
+import type { InsertedSeek, SeekStore } from './seeks.ts';
+import { PostgresSeeks } from './postgresSeeks.ts';
+import { InstancePresence } from './postgresInstance.ts';
+import { isUnavailable, Rollback, transaction } from './postgresTransaction.ts';
 import { PRESENCE_SQL, seenOf, type PresenceKey, type PresenceStore, type SeenAt, type SeenRow } from './presence.ts';
 import { ENGINE_TURN_SQL, type EngineTurn, type EngineTurnStore } from './engineTurns.ts';
 import type { PlayerInfo } from '../contract/shapes.ts';
@@ -93,11 +93,11 @@ const ANNOUNCED = (write: string) =>
   `WITH written AS (${write} RETURNING data) SELECT pg_notify('${CHALLENGES_CHANNEL}', data) FROM written`;
 
 /** The first key of the advisory locks of challengers (the second is a hash of the challenger's id). */
-const CHALLENGER_LOCK = 4_224_243;
+export const CHALLENGER_LOCK = 4_224_243;
 
 /** The first keys of the advisory locks of chat writers and of games' chats (the second is a hash of the id). */
-const CHAT_WRITER_LOCK = 4_224_244;
-const CHAT_GAME_LOCK = 4_224_245;
+export const CHAT_WRITER_LOCK = 4_224_244;
+export const CHAT_GAME_LOCK = 4_224_245;
 
 /** Any constant shared by all instances: the advisory lock that serializes migrations. */
 const MIGRATION_LOCK = 4_224_242;
@@ -116,9 +116,14 @@ export class PostgresGameStore
   private updates = 0;
 
   private readonly writes: PostgresWrites;
+  private readonly seeks: PostgresSeeks;
 
-  private constructor(private readonly pool: pg.Pool) {
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly presence: InstancePresence,
+  ) {
     this.writes = new PostgresWrites(pool, call => this.run(call));
+    this.seeks = new PostgresSeeks(pool, call => this.run(call), presence.instanceId);
   }
 
   static async open(url: string, options: PostgresOptions = {}): Promise<PostgresGameStore> {
@@ -129,12 +134,17 @@ export class PostgresGameStore
       query_timeout: options.queryTimeoutMs ?? 10_000,
       idleTimeoutMillis: 30_000,
     });
-    // An idle connection that dies (database restart) must not take the process with it.
+    // An idle connection that dies (database restart) must not take the process with it; one checked out is
+    // watched by its transaction (postgresTransaction.ts).
     pool.on('error', error => options.onError?.(error));
-    const store = new PostgresGameStore(pool);
+    // This instance is alive for the others while this connection is there: the holder of its real-time seeks.
+    const presence = new InstancePresence(url, randomBytes(8).toString('hex'), error => options.onError?.(error));
+    const store = new PostgresGameStore(pool, presence);
     try {
       await store.run(() => migrate(pool));
+      await store.run(() => presence.start());
     } catch (error) {
+      await presence.close();
       await pool.end();
       throw error;
     }
@@ -318,10 +328,8 @@ export class PostgresGameStore
         ? 'inserted'
         : 'taken';
     if (maxPending === Infinity) return this.run(() => insert(this.pool));
-    return this.run(async () => {
-      const client = await this.pool.connect();
-      try {
-        await client.query('BEGIN');
+    return this.run(() =>
+      transaction<InsertedChallenge>(this.pool, async client => {
         // One challenger's inserts one at a time, on every instance: each counts what the one before committed.
         await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
           CHALLENGER_LOCK,
@@ -331,16 +339,9 @@ export class PostgresGameStore
           challenge.challenger.id,
           challenge.createdAt,
         ]);
-        const result = Number(rows[0]!.n) >= maxPending ? 'limit' : await insert(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    });
+        return Number(rows[0]!.n) >= maxPending ? 'limit' : await insert(client);
+      }),
+    );
   }
 
   challenge(id: string): Promise<Challenge | undefined> {
@@ -379,68 +380,32 @@ export class PostgresGameStore
     );
   }
 
-  insertSeek(seek: Seek): Promise<boolean> {
-    return this.run(async () => (await this.pool.query(SEEK_SQL.insert, [...seekColumns(seek)])).rowCount === 1);
+  insertSeek(seek: Seek, maxCorrespondence?: number): Promise<InsertedSeek> {
+    return this.seeks.insertSeek(seek, maxCorrespondence);
   }
 
   seek(id: string): Promise<Seek | undefined> {
-    return this.run(async () => {
-      const row = (await this.pool.query<SeekRow>(SEEK_SQL.select, [id])).rows[0];
-      return row && seekOf(row);
-    });
+    return this.seeks.seek(id);
   }
 
   openSeeks(pool: string, now: number, limit: number): Promise<Seek[]> {
-    return this.run(async () => (await this.pool.query<SeekRow>(SEEK_SQL.open, [pool, now, limit])).rows.map(seekOf));
+    return this.seeks.openSeeks(pool, now, limit);
   }
 
   pairSeeks(a: Seek, b: Seek): Promise<boolean> {
-    return this.run(async () => {
-      const client = await this.pool.connect();
-      try {
-        await client.query('BEGIN');
-        // Both rows locked, in the order of their ids (two pairings of the same seeks never wait on each other in a
-        // circle), and counted only if still open once locked: a pairing that committed first leaves them paired.
-        const { rowCount } = await client.query(
-          "SELECT id FROM seeks WHERE id = ANY($1) AND status = 'open' ORDER BY id FOR UPDATE",
-          [[a.id, b.id]],
-        );
-        if (rowCount !== 2) {
-          await client.query('ROLLBACK');
-          return false;
-        }
-        await client.query(SEEK_SQL.pair, [...pairColumns(a)]);
-        await client.query(SEEK_SQL.pair, [...pairColumns(b)]);
-        await client.query('SELECT pg_notify($1, $2)', [
-          SEEKS_CHANNEL,
-          JSON.stringify({ paired: [a.id, b.id], gameId: a.gameId }),
-        ]);
-        await client.query('COMMIT');
-        return true;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    });
+    return this.seeks.pairSeeks(a, b);
   }
 
   withdrawSeek(id: string): Promise<boolean> {
-    return this.run(async () => (await this.pool.query(SEEK_SQL.withdraw, [id])).rowCount === 1);
+    return this.seeks.withdrawSeek(id);
   }
 
   keepSeeksAlive(ids: readonly string[], aliveUntil: number): Promise<void> {
-    return this.run(async () => {
-      await this.pool.query("UPDATE seeks SET alive_until = $2 WHERE status = 'open' AND id = ANY($1)", [
-        [...ids],
-        aliveUntil,
-      ]);
-    });
+    return this.seeks.keepSeeksAlive(ids, aliveUntil);
   }
 
   seeksWithoutGame(since: number): Promise<Seek[]> {
-    return this.run(async () => (await this.pool.query<SeekRow>(SEEK_SQL.withoutGame, [since])).rows.map(seekOf));
+    return this.seeks.seeksWithoutGame(since);
   }
 
   markPresent(keys: readonly PresenceKey[], instanceId: string, until: number): Promise<void> {
@@ -486,10 +451,8 @@ export class PostgresGameStore
   }
 
   appendChat(line: NewChatLine, limit: ChatLimit): Promise<AppendedChat> {
-    return this.run(async () => {
-      const client = await this.pool.connect();
-      try {
-        await client.query('BEGIN');
+    return this.run(() =>
+      transaction<AppendedChat>(this.pool, async client => {
         // One writer's lines one at a time on every instance (each counts what the one before committed), and one
         // game's lines one at a time (each numbered after the one before); always in this order, so no two wait on
         // each other in a circle.
@@ -509,23 +472,14 @@ export class PostgresGameStore
           line.at,
           limit,
         );
-        if (retryAt !== undefined) {
-          await client.query('ROLLBACK');
-          return { retryAt };
-        }
+        if (retryAt !== undefined) throw new Rollback<AppendedChat>({ retryAt });
         const written = chatLineOf((await client.query<ChatRow>(CHAT_SQL.insert, [...chatColumns(line)])).rows[0]!);
         await client.query(CHAT_SQL.trim, [line.gameId, line.room, limit.kept]);
         // Heard by every instance once the line commits, this one included.
         await client.query('SELECT pg_notify($1, $2)', [CHAT_CHANNEL, JSON.stringify(written)]);
-        await client.query('COMMIT');
         return { line: written };
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    });
+      }),
+    );
   }
 
   chatLines(gameId: string, room: ChatRoom): Promise<ChatLine[]> {
@@ -545,6 +499,7 @@ export class PostgresGameStore
   }
 
   async close(): Promise<void> {
+    await this.presence.close();
     if (!this.pool.ended) await this.pool.end();
   }
 
@@ -577,21 +532,8 @@ export class PostgresGameStore
   }
 }
 
-/**
- * Connection-level failures: no SQLSTATE (sockets, timeouts, a pool that cannot connect), or a SQLSTATE of
- * class 08 (connection exception), 53 (insufficient resources) or 57P (the server is shutting down).
- */
-export function isUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return /^(08|53|57P)/.test(code);
-  return true;
-}
-
 async function migrate(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  await transaction(pool, async client => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
@@ -605,13 +547,7 @@ async function migrate(pool: pg.Pool): Promise<void> {
       await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [version, name]);
     }
     await reindexGames(client);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /**

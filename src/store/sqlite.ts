@@ -37,6 +37,7 @@
  * ```
  */
 import { eventJsonOf } from '../domain/views.ts';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
@@ -53,7 +54,7 @@ import {
   type StateEvent,
   type StoredChange,
 } from './store.ts';
-import { Checkpointer } from './checkpoints.ts';
+import { Checkpointer, type CheckpointDone } from './checkpoints.ts';
 import { RecentChanges } from './recentChanges.ts';
 import { tokenOf, type StoredToken, type TokenStore } from './tokens.ts';
 import { asError, describeFailure, fileIdentity, openDatabase, unavailable, type FileIdentity } from './sqliteFile.ts';
@@ -80,7 +81,8 @@ import { countEngineGamesSqlite, engineGamesLimited } from './engineGames.ts';
 import { chatColumns, chatLineOf, type AppendedChat, type ChatStore } from './chat.ts';
 import { chatRetryAt, type ChatLimit, type ChatLine, type NewChatLine } from '../domain/chat.ts';
 import type { ChatRoom } from '../contract/vocabulary.ts';
-import { pairColumns, seekColumns, seekOf, type SeekStore } from './seeks.ts';
+import type { InsertedSeek, SeekStore } from './seeks.ts';
+import { SqliteSeeks } from './sqliteSeeks.ts';
 import type { Seek } from '../domain/seek.ts';
 import type { Challenge } from '../domain/challenge.ts';
 import type { PlayerInfo } from '../contract/shapes.ts';
@@ -111,6 +113,8 @@ const REBUILD_RETRY_MS = 1000;
 export interface SqliteOptions {
   /** Writes between two checkpoints of the thread; CHECKPOINT_EVERY_WRITES. */
   checkpointEveryWrites?: number;
+  /** Each checkpoint of the thread, once done (for tests and tools). */
+  onCheckpoint?: (done: CheckpointDone) => void;
 }
 
 /** One write waiting for the next group commit. */
@@ -146,18 +150,29 @@ export class SqliteGameStore
   /** The file being written again after it was removed; writes wait for it. */
   private rebuilding: Promise<void> | undefined;
   private rebuildFailedAt = 0; // when writing the file again last failed (ms since the epoch)
+  /** The seeks: this store, one per process, holds the real-time ones it inserts. */
+  private readonly seeks = new SqliteSeeks({
+    statements: () => this.seekStmts,
+    enqueue: write => this.enqueue(write),
+    read: query => this.read(query),
+    instanceId: randomBytes(8).toString('hex'),
+  });
 
   private constructor(
     private readonly path: string,
     private readonly checkpointEvery: number,
+    private readonly onCheckpoint: SqliteOptions['onCheckpoint'],
   ) {
     this.attach(openDatabase(path));
     this.probeAtOpen();
-    if (this.failure === undefined) reindexGames(this.db, this.games);
+    if (this.failure === undefined) {
+      reindexGames(this.db, this.games);
+      this.seeks.withdrawStale();
+    }
   }
 
   static open(path: string, options: SqliteOptions = {}): SqliteGameStore {
-    return new SqliteGameStore(path, options.checkpointEveryWrites ?? CHECKPOINT_EVERY_WRITES);
+    return new SqliteGameStore(path, options.checkpointEveryWrites ?? CHECKPOINT_EVERY_WRITES, options.onCheckpoint);
   }
 
   /** Uses `db` from now on: its statements, its checkpoint thread, its file's identity. */
@@ -193,10 +208,14 @@ export class SqliteGameStore
     if (this.path === ':memory:') return;
     this.identity = fileIdentity(this.path);
     try {
-      this.checkpoints = new Checkpointer(this.path, () => {
-        // The thread stopped without being asked to: the connection checkpoints as often as SQLite does alone.
-        if (db.open) db.pragma('wal_autocheckpoint = 1000');
-      });
+      this.checkpoints = new Checkpointer(
+        this.path,
+        () => {
+          // The thread stopped without being asked to: the connection checkpoints as often as SQLite does alone.
+          if (db.open) db.pragma('wal_autocheckpoint = 1000');
+        },
+        this.onCheckpoint,
+      );
       db.pragma(`wal_autocheckpoint = ${CONNECTION_CHECKPOINT_PAGES}`);
     } catch {
       // No thread (none could be started): SQLite's own checkpoints, as without it.
@@ -483,44 +502,32 @@ export class SqliteGameStore
     return this.read(() => this.challengeStmts.withoutGame.all(params([since])).map(challengeOf));
   }
 
-  insertSeek(seek: Seek): Promise<boolean> {
-    const values = params(seekColumns(seek));
-    return this.enqueue(() => this.seekStmts.insert.run(values).changes === 1);
+  insertSeek(seek: Seek, maxCorrespondence?: number): Promise<InsertedSeek> {
+    return this.seeks.insertSeek(seek, maxCorrespondence);
   }
 
   seek(id: string): Promise<Seek | undefined> {
-    return this.read(() => {
-      const row = this.seekStmts.select.get(params([id]));
-      return row && seekOf(row);
-    });
+    return this.seeks.seek(id);
   }
 
   openSeeks(pool: string, now: number, limit: number): Promise<Seek[]> {
-    return this.read(() => this.seekStmts.open.all(params([pool, now, limit])).map(seekOf));
+    return this.seeks.openSeeks(pool, now, limit);
   }
 
   pairSeeks(a: Seek, b: Seek): Promise<boolean> {
-    // Judged and written in one write transaction: no other write comes between.
-    const isOpen = (id: string) => this.seekStmts.select.get(params([id]))?.status === 'open';
-    return this.enqueue(() => {
-      if (!isOpen(a.id) || !isOpen(b.id)) return false;
-      this.seekStmts.pair.run(params(pairColumns(a)));
-      this.seekStmts.pair.run(params(pairColumns(b)));
-      return true;
-    });
+    return this.seeks.pairSeeks(a, b);
   }
 
   withdrawSeek(id: string): Promise<boolean> {
-    return this.enqueue(() => this.seekStmts.withdraw.run(params([id])).changes === 1);
+    return this.seeks.withdrawSeek(id);
   }
 
   keepSeeksAlive(ids: readonly string[], aliveUntil: number): Promise<void> {
-    const values = params([JSON.stringify(ids), aliveUntil]);
-    return this.enqueue(() => this.seekStmts.keepAlive.run(values).changes > 0).then(() => undefined);
+    return this.seeks.keepSeeksAlive(ids, aliveUntil);
   }
 
   seeksWithoutGame(since: number): Promise<Seek[]> {
-    return this.read(() => this.seekStmts.withoutGame.all(params([since])).map(seekOf));
+    return this.seeks.seeksWithoutGame(since);
   }
 
   markPresent(keys: readonly PresenceKey[], instanceId: string, until: number): Promise<void> {

@@ -47,6 +47,12 @@ export function prepareSeekStatements(db: Database.Database) {
       "UPDATE seeks SET alive_until = @p2 WHERE status = 'open' AND id IN (SELECT value FROM json_each(@p1))",
     ),
     withoutGame: db.prepare<[Params], SeekRow>(named(SEEK_SQL.withoutGame)),
+    countCorrespondence: db.prepare<[Params], { n: number }>(named(SEEK_SQL.countCorrespondence)),
+    withdrawOlder: db.prepare<[Params], { id: string }>(named(SEEK_SQL.withdrawOlder)),
+    // The real-time seeks that another store inserted: of a process before this one (DECISIONS §16a).
+    withdrawHeldElsewhere: db.prepare<[Params]>(
+      "UPDATE seeks SET status = 'withdrawn' WHERE status = 'open' AND holder IS NOT NULL AND holder <> @p1",
+    ),
   };
 }
 

@@ -283,7 +283,7 @@ test('a real-time seek whose instance stopped keeping it alive is not paired', a
     now: now - 60_000,
     aliveUntil: now - 1,
   });
-  t.assert.equal(await app.store.insertSeek(lapsed), true);
+  t.assert.equal((await app.store.insertSeek(lapsed)).result, 'inserted');
   const server = await app.app.listen({ port: 0, host: '127.0.0.1' });
   const bobHeld = await holdSeek(server, bob.token, { time: 3, increment: 2 });
   await waitUntil(

@@ -3,6 +3,7 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import pg from 'pg';
 import { CHANGES_CHANNEL, parseChangeNotifications } from '../../src/store/notifications.ts';
 import { PostgresGameStore } from '../../src/store/postgres.ts';
+import { INSTANCE_APPLICATION, InstancePresence } from '../../src/store/postgresInstance.ts';
 import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
 import { runChallengeStoreContract } from './challengeStore.contract.ts';
 import { runSeekStoreContract } from './seekStore.contract.ts';
@@ -20,7 +21,9 @@ describe('PostgreSQL store', { skip }, () => {
 
   runGameStoreContract('PostgresGameStore', () => PostgresGameStore.open(db.url));
   runChallengeStoreContract('PostgresGameStore', () => PostgresGameStore.open(db.url));
-  runSeekStoreContract('PostgresGameStore', () => PostgresGameStore.open(db.url));
+  runSeekStoreContract('PostgresGameStore', () => PostgresGameStore.open(db.url), {
+    sameData: async () => () => PostgresGameStore.open(db.url),
+  });
   runChatStoreContract('PostgresGameStore', () => PostgresGameStore.open(db.url));
 
   test('instances starting together migrate once; reopening keeps the data', async (t: TestContext) => {
@@ -48,7 +51,7 @@ describe('PostgreSQL store', { skip }, () => {
     const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
     t.assert.deepEqual(
       rows.map(row => row.version),
-      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
     );
   });
 
@@ -112,6 +115,36 @@ describe('PostgreSQL store', { skip }, () => {
       ['e2e4', 'e7e5', 'd2d4'],
     );
     t.assert.deepEqual(await store.get(record.id), next);
+  });
+
+  test("an instance's presence: named in pg_stat_activity while it lives; its connection ended, it reconnects", async (t: TestContext) => {
+    const errors: Error[] = [];
+    const presence = new InstancePresence(db.url, `p${Date.now()}`, error => errors.push(error));
+    await presence.start();
+    t.after(() => presence.close());
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    t.after(() => admin.end());
+    const sessions = async () =>
+      (
+        await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [
+          `${INSTANCE_APPLICATION}${presence.instanceId}`,
+        ])
+      ).rows.map(row => row.pid);
+    const [pid] = await sessions();
+    t.assert.ok(pid !== undefined && presence.connected);
+    // The database ends the session (a restart, a failover): the presence connects again, under the same name.
+    await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+    const reconnected = async () => {
+      const now = await sessions();
+      return presence.connected && now.length === 1 && now[0] !== pid;
+    };
+    for (let i = 0; i < 200 && !(await reconnected()); i++) await new Promise(resolve => setTimeout(resolve, 25));
+    t.assert.ok(await reconnected(), 'a new session names the instance');
+    t.assert.match(errors[0]?.message ?? '', /presence in the database was lost/);
+    await presence.close();
+    t.assert.equal(presence.connected, false);
+    t.assert.deepEqual(await sessions(), [], 'closed: no session names it');
   });
 
   test('an unreachable database is UNAVAILABLE, quickly', async (t: TestContext) => {

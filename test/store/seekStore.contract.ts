@@ -1,10 +1,13 @@
 /**
  * The contract every SeekStore adapter keeps (src/store/seeks.ts). Each adapter's test file calls
- * `runSeekStoreContract` with a factory for a store (which may hold what earlier tests wrote: ids and pools are
- * fresh in every test); the store is closed after each test.
+ * `runSeekStoreContract` with a factory for a store (which may hold what earlier tests wrote: ids, players and pools
+ * are fresh in every test); the store is closed after each test. An adapter whose data outlives its process also
+ * gives `sameData`: an opener of stores on one place (a file, a database), for what the next process finds of the
+ * seeks of one that is gone.
  *
  * ```ts
  * runSeekStoreContract('MemoryGameStore', async () => new MemoryGameStore());
+ * runSeekStoreContract('SqliteGameStore file', open, { sameData: async () => { const path = newFile(); return async () => SqliteGameStore.open(path); } });
  * ```
  */
 import { randomBytes } from 'node:crypto';
@@ -42,10 +45,18 @@ function makeSeek(pool: string, fields: Partial<Seek> = {}): Seek {
 
 const ids = (seeks: Seek[]) => seeks.map(seek => seek.id);
 
+/** An open correspondence seek with a fresh id and player, in `pool`. */
+const correspondence = (pool: string, fields: Partial<Seek> = {}): Seek =>
+  makeSeek(pool, {
+    timeControl: { type: 'correspondence', daysPerTurn: 3 },
+    aliveUntil: Number.MAX_SAFE_INTEGER,
+    ...fields,
+  });
+
 export function runSeekStoreContract(
   name: string,
   makeStore: () => Promise<Store>,
-  options: { skip?: string | false } = {},
+  options: { skip?: string | false; sameData?: () => Promise<() => Promise<Store>> } = {},
 ): void {
   describe(`SeekStore contract: ${name}`, { skip: options.skip ?? false }, () => {
     const open = async (t: TestContext): Promise<Store> => {
@@ -63,10 +74,10 @@ export function runSeekStoreContract(
         aliveUntil: Number.MAX_SAFE_INTEGER,
       });
       for (const seek of [realTime, corr]) {
-        t.assert.equal(await store.insertSeek(seek), true);
+        t.assert.deepEqual(await store.insertSeek(seek), { result: 'inserted', withdrawn: [] });
         t.assert.deepEqual(await store.seek(seek.id), seek);
       }
-      t.assert.equal(await store.insertSeek({ ...corr, color: 'black' }), false);
+      t.assert.deepEqual(await store.insertSeek({ ...corr, color: 'black' }), { result: 'taken', withdrawn: [] });
       t.assert.deepEqual(await store.seek(corr.id), corr);
       t.assert.equal(await store.seek('Zz999999'), undefined);
     });
@@ -185,5 +196,100 @@ export function runSeekStoreContract(
       const all = (await store.seeksWithoutGame(NOW - 20_000)).filter(seek => seek.pool === pool);
       t.assert.equal(all.length, 4);
     });
+
+    test("a player's new real-time seek withdraws the older, and says so; others' and correspondence seeks stay", async (t: TestContext) => {
+      const store = await open(t);
+      const pool = `pool-${fresh()}`;
+      const first = makeSeek(pool);
+      const player = first.player;
+      const corr = correspondence(pool, { player });
+      const other = makeSeek(pool);
+      for (const seek of [first, corr, other]) await store.insertSeek(seek);
+      const second = makeSeek(pool, { player, createdAt: NOW + 1 });
+      t.assert.deepEqual(await store.insertSeek(second), { result: 'inserted', withdrawn: [first.id] });
+      t.assert.equal((await store.seek(first.id))!.status, 'withdrawn');
+      t.assert.deepEqual(ids(await store.openSeeks(pool, NOW, 10)), [corr.id, other.id, second.id]);
+      // Another pool too: one real-time seek open per player, whatever its time control.
+      const third = makeSeek(`pool-${fresh()}`, { player, createdAt: NOW + 2 });
+      t.assert.deepEqual(await store.insertSeek(third), { result: 'inserted', withdrawn: [second.id] });
+      // A taken id withdraws nothing.
+      t.assert.deepEqual(await store.insertSeek({ ...third, createdAt: NOW + 3 }), { result: 'taken', withdrawn: [] });
+      t.assert.equal((await store.seek(third.id))!.status, 'open');
+      t.assert.equal((await store.seek(corr.id))!.status, 'open');
+    });
+
+    test('correspondence seeks: at most the bound open per player; paired, withdrawn and real-time ones do not count', async (t: TestContext) => {
+      const store = await open(t);
+      const pool = `pool-${fresh()}`;
+      const player = makeSeek(pool).player;
+      const mine = Array.from({ length: 3 }, (_, i) => correspondence(pool, { player, createdAt: NOW + i }));
+      for (const seek of mine) t.assert.equal((await store.insertSeek(seek, 3)).result, 'inserted');
+      t.assert.deepEqual(await store.insertSeek(correspondence(pool, { player }), 3), {
+        result: 'limit',
+        withdrawn: [],
+      });
+      t.assert.equal(
+        (await store.insertSeek(makeSeek(pool, { player }), 3)).result,
+        'inserted',
+        'real-time: its own bound',
+      );
+      t.assert.equal((await store.insertSeek(correspondence(pool), 3)).result, 'inserted', 'another player');
+      t.assert.equal(await store.withdrawSeek(mine[0]!.id), true);
+      const partner = correspondence(pool);
+      await store.insertSeek(partner);
+      const pairing = pairSeeks(mine[1]!, partner, `P${fresh().slice(1)}`, NOW, () => 0.5);
+      t.assert.equal(await store.pairSeeks(pairing.older, pairing.newer), true);
+      const again = Array.from({ length: 3 }, () => correspondence(pool, { player }));
+      t.assert.deepEqual(
+        await Promise.all(again.map(seek => store.insertSeek(seek, 3).then(inserted => inserted.result))),
+        ['inserted', 'inserted', 'limit'],
+      );
+    });
+
+    test("one player's seeks racing: twenty real-time ones leave one open; twenty correspondence ones, ten", async (t: TestContext) => {
+      const store = await open(t);
+      const pool = `pool-${fresh()}`;
+      const player = makeSeek(pool).player;
+      const realTime = Array.from({ length: 20 }, (_, i) => makeSeek(pool, { player, createdAt: NOW + i }));
+      const inserted = await Promise.all(realTime.map(seek => store.insertSeek(seek)));
+      t.assert.ok(inserted.every(one => one.result === 'inserted'));
+      const left = (await store.openSeeks(pool, NOW, 50)).filter(seek => seek.player.id === player.id);
+      t.assert.equal(left.length, 1, 'one real-time seek open');
+      // Each was withdrawn once, by one of the others, and the one open by none.
+      const withdrawn = inserted.flatMap(one => one.withdrawn);
+      t.assert.deepEqual([...withdrawn].sort(), ids(realTime.filter(seek => seek.id !== left[0]!.id)).sort());
+      const corrPool = `pool-${fresh()}`;
+      const corr = Array.from({ length: 20 }, () => correspondence(corrPool, { player }));
+      const results = await Promise.all(corr.map(seek => store.insertSeek(seek, 10).then(one => one.result)));
+      t.assert.equal(results.filter(result => result === 'inserted').length, 10);
+      t.assert.equal(results.filter(result => result === 'limit').length, 10);
+      t.assert.equal((await store.openSeeks(corrPool, NOW, 50)).length, 10);
+    });
+
+    test(
+      'the next process on the same data never pairs a real-time seek of one gone; correspondence seeks live on',
+      {
+        skip: options.sameData ? false : 'its seeks do not outlive its process',
+      },
+      async (t: TestContext) => {
+        const opener = await options.sameData!();
+        const gone = await opener();
+        const pool = `pool-${fresh()}`;
+        const held = makeSeek(pool, { aliveUntil: NOW + 60_000 }); // its lease has not lapsed
+        const corr = correspondence(pool);
+        for (const seek of [held, corr]) await gone.insertSeek(seek);
+        await gone.close();
+        const next = await opener();
+        t.after(() => next.close());
+        t.assert.deepEqual(ids(await next.openSeeks(pool, NOW, 10)), [corr.id]);
+        const newcomer = makeSeek(pool);
+        t.assert.equal((await next.insertSeek(newcomer)).result, 'inserted');
+        t.assert.deepEqual(ids(await next.openSeeks(pool, NOW, 10)), [corr.id, newcomer.id]);
+        const pairing = pairSeeks(held, newcomer, `D${fresh().slice(1)}`, NOW, () => 0.5);
+        t.assert.equal(await next.pairSeeks(pairing.older, pairing.newer), false);
+        t.assert.notEqual((await next.seek(held.id))!.status, 'paired');
+        t.assert.equal((await next.seek(newcomer.id))!.status, 'open');
+      },
+    );
   });
 }

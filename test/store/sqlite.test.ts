@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test, type TestContext } from 'node:test';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
+import type { CheckpointDone } from '../../src/store/checkpoints.ts';
 import { runChallengeStoreContract } from './challengeStore.contract.ts';
 import { runSeekStoreContract } from './seekStore.contract.ts';
 import { runChatStoreContract } from './chatStore.contract.ts';
@@ -21,7 +22,12 @@ runGameStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(ne
 runChallengeStoreContract('SqliteGameStore :memory:', async () => SqliteGameStore.open(':memory:'));
 runChallengeStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
 runSeekStoreContract('SqliteGameStore :memory:', async () => SqliteGameStore.open(':memory:'));
-runSeekStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
+runSeekStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()), {
+  sameData: async () => {
+    const path = newFile();
+    return async () => SqliteGameStore.open(path);
+  },
+});
 runChatStoreContract('SqliteGameStore :memory:', async () => SqliteGameStore.open(':memory:'));
 runChatStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
 
@@ -211,7 +217,15 @@ test('SQLite file: a thread of its own checkpoints the WAL into the database fil
   // The thread checkpoints every 250 writes here (the service's interval is longer), and 500 creates in batches of
   // 50 are twice that, so that its second checkpoint comes after the last write, with far fewer WAL pages (about
   // 1500) than the store connection's own threshold (8000), so only the thread can move these pages out of the WAL.
-  const store = SqliteGameStore.open(path, { checkpointEveryWrites: 250 });
+  const done: CheckpointDone[] = [];
+  let second: () => void = () => undefined;
+  const secondDone = new Promise<void>(resolve => (second = resolve));
+  const store = SqliteGameStore.open(path, {
+    checkpointEveryWrites: 250,
+    onCheckpoint: checkpoint => {
+      if (done.push(checkpoint) === 2) second();
+    },
+  });
   t.after(() => store.close());
   const records = Array.from({ length: 500 }, () => makeRecord());
   for (let i = 0; i < records.length; i += 50) {
@@ -221,18 +235,22 @@ test('SQLite file: a thread of its own checkpoints the WAL into the database fil
       batch.map(() => true),
     );
   }
-  // A copy of the database file without its WAL shows what the file itself holds.
+  // Once the thread has reported its second checkpoint, asked for after the last write, nothing writes the database
+  // file any more: a copy of it (without its WAL) is exactly what the file itself holds, never a page half written.
+  await secondDone;
+  t.assert.equal(done.length, 2, 'a checkpoint at 250 and one at 500 writes');
+  t.assert.deepEqual(
+    { busy: done[1]!.busy, copied: done[1]!.checkpointed },
+    { busy: false, copied: done[1]!.log },
+    'the whole WAL was copied',
+  );
   const copy = `${path}.copy`;
-  let stored = 0;
-  for (let attempt = 0; attempt < 50 && stored < records.length; attempt++) {
-    await sleep(100);
-    copyFileSync(path, copy);
-    const db = new Database(copy, { readonly: true });
-    const tables = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'games'");
-    stored = tables.get()!.n === 0 ? 0 : db.prepare<[], { n: number }>('SELECT count(*) AS n FROM games').get()!.n;
-    db.close();
-  }
-  t.assert.equal(stored, records.length);
+  copyFileSync(path, copy);
+  const db = new Database(copy, { readonly: true });
+  t.after(() => db.close());
+  const tables = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'games'");
+  t.assert.equal(tables.get()!.n, 1);
+  t.assert.equal(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM games').get()!.n, records.length);
 });
 
 test('SQLite file: under a steady stream of writes the WAL is rewound and stays small', async (t: TestContext) => {

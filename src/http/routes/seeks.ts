@@ -1,7 +1,8 @@
 /**
  * Seeks (DECISIONS §16), lichess's `POST /api/board/seek`: a real-time seek (`time` and `increment`) answers NDJSON,
  * an empty line now and then while it waits, and ends the answer when it is paired (both players get `gameStart`
- * on their event streams); closing the request withdraws it. A correspondence seek (`days`) answers `{id}` at once
+ * on their event streams) or replaced by the player's newer real-time seek; closing the request withdraws it. A
+ * player has one real-time seek open at most, and ten correspondence seeks (beyond: 429). A correspondence seek (`days`) answers `{id}` at once
  * and waits until paired or withdrawn with `DELETE /api/board/seek/{id}`. Bodies come as JSON or as forms. Every
  * operation needs a player token, as challenges do.
  */
@@ -41,8 +42,10 @@ export const seekRoutes: FastifyPluginAsync<SeekRoutesOptions> = async (fastify,
         summary: 'Seek an opponent with the same time control',
         description:
           'A real-time seek (time and increment) answers NDJSON: an empty line every few seconds while it waits, ' +
-          'then the end of the answer once paired (gameStart comes on the event stream); closing the request ' +
-          'withdraws the seek. A correspondence seek (days) answers {id} at once and waits until paired or withdrawn.',
+          'then the end of the answer once paired (gameStart comes on the event stream) or replaced: a player has ' +
+          'one real-time seek open at most, and a new one withdraws the older, whose answer ends. Closing the request ' +
+          'withdraws the seek. A correspondence seek (days) answers {id} at once and waits until paired or ' +
+          'withdrawn; a player has at most 10 open (beyond: 429 RATE_LIMITED).',
         tags: ['challenges'],
         security: [{ bearerAuth: [] }],
         body: Type.Optional(ref(SeekRequest)),
@@ -67,7 +70,7 @@ export const seekRoutes: FastifyPluginAsync<SeekRoutesOptions> = async (fastify,
       const seek = await seeks.create(request.actor, body);
       if (!isRealTime(seek)) return reply.type('application/json').send({ id: seek.id });
       const gone = new AbortController();
-      const paired = seeks.paired(seek, gone.signal);
+      const settled = seeks.settled(seek, gone.signal);
       // Paired at once: an answer of no line (the typed reply knows lines only, hence the cast).
       if (seek.status !== 'open') return reply.type('application/x-ndjson').send('' as never);
       let res;
@@ -81,8 +84,9 @@ export const seekRoutes: FastifyPluginAsync<SeekRoutesOptions> = async (fastify,
       res.once('close', () => gone.abort());
       request.log.info({ seekId: seek.id }, 'seek waiting');
       await hub.attachFeed(res, client, request.playerTokenHash, async (_send, end) => {
-        void paired.then(won => {
-          if (won) end();
+        // Paired, or replaced by the player's newer seek: the answer ends.
+        void settled.then(ended => {
+          if (ended) end();
         });
         return () => gone.abort();
       });

@@ -3,7 +3,8 @@
  * `gameState` line per committed change), and a player's events, `GET /api/stream/event` (a `gameStart` line for
  * each ongoing game of the player, then `gameStart` and `gameFinish` as games start and end, DECISIONS §13). Both
  * have empty lines as heartbeats and an `error` line before the server closes them (also `UNAUTHORIZED` when the
- * player token a stream was opened with is revoked), and count against the same per-client cap.
+ * player token a stream was opened with is revoked, and `UNAVAILABLE` when what a stream opens with cannot be read),
+ * and count against the same per-client cap.
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -115,8 +116,8 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
         summary: 'Follow a game live (NDJSON)',
         description:
           'A gameFull event first, then one gameState event per change, in order; an empty line every few seconds ' +
-          'while idle; an error event (SERVER_SHUTDOWN, SLOW_CONSUMER, UNAUTHORIZED once the token is revoked) ' +
-          'before the server closes the stream.',
+          'while idle; an error event (SERVER_SHUTDOWN, SLOW_CONSUMER, UNAUTHORIZED once the token is revoked, ' +
+          'UNAVAILABLE when the game could not be read to begin with) before the server closes the stream.',
         tags: ['games'],
         security: [{ bearerAuth: [] }],
         params: GameIdParams,
