@@ -4,7 +4,7 @@
  * JSON or `application/x-www-form-urlencoded`).
  */
 import { Type, type Static } from 'typebox';
-import { DECLINE_REASONS } from '../domain/challenge.ts';
+import { DECLINE_REASONS } from './vocabulary.ts';
 import { ref } from './shapes.ts';
 
 const Color = Type.Union([Type.Literal('white'), Type.Literal('black')]);
