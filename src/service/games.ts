@@ -20,7 +20,7 @@ import type { Actor } from '../domain/seats.ts';
 import type { GameStore, ListQuery } from '../store/store.ts';
 import type { EventBus } from '../bus/bus.ts';
 import type { PlayerFeed } from '../bus/players.ts';
-import { DEFAULTS } from '../config.ts';
+import { DEFAULTS } from '../defaults.ts';
 import type { ClockRequest, GameFull } from '../contract/shapes.ts';
 import type { Failure } from './selfChanges.ts';
 import { GameCache } from './gameCache.ts';
