@@ -24,7 +24,7 @@ import {
   type ChallengeBody,
   type Challenges,
 } from './challengesState.ts';
-import type { DeclineReason } from '../domain/challenge.ts';
+import type { DeclineReason } from '../contract/vocabulary.ts';
 import type { PlayerLineListener } from './mygames.ts';
 import type { PlayerLine } from './stream.ts';
 

@@ -17,7 +17,7 @@
  */
 import type { ChallengeJson, ChallengeList } from '../contract/challenges.ts';
 import type { ChallengeLine } from '../contract/events.ts';
-import type { DeclineReason } from '../domain/challenge.ts';
+import type { DeclineReason } from '../contract/vocabulary.ts';
 import { ENGINE_LEVELS, type EngineLevel } from '../contract/vocabulary.ts';
 import { colorName, otherColor } from './notation.ts';
 

@@ -16,7 +16,7 @@ import { getToken, type Account, type ApiError } from './api.ts';
 import type { Board } from './board.ts';
 import { clockDisplayOf, TIME_CONTROLS, type ClockDisplay, type ClockFace } from './clocks.ts';
 import { DECLINE_CHOICES, type ChallengeRow, type TimeControlFields } from './challengesState.ts';
-import type { DeclineReason } from '../domain/challenge.ts';
+import type { DeclineReason } from '../contract/vocabulary.ts';
 import type { MyGameRow } from './myGamesState.ts';
 import type { ChatState } from './chatState.ts';
 import { colorName, movetextToSan } from './notation.ts';
