@@ -8,7 +8,7 @@
  *   stream's order is the truth, and a reconnect's gameFull repairs anything missed.
  * - With a player token, `GET /api/account` names the player (account.ts), and the page offers only what the
  *   service lets that player do in the game (seats.ts, controlsOf); without one it acts for any side.
- * - With a player token, "My games" lists the player's ongoing games, live from their event stream (mygames.ts);
+ * - With a player token, "My games" lists the player's ongoing games, live from their event stream (myGames.ts);
  *   clicking one opens it.
  * - With a player token, "Play someone" challenges a player, lists the player's pending challenges live from the
  *   same event stream with their answers (challenges.ts), and seeks an opponent (seek.ts). When a challenge's game
@@ -36,7 +36,7 @@ import { ClockTicker } from './clockTicker.ts';
 import { copy, exportGame } from './export.ts';
 import { idFromInput, idFromPath } from './forms.ts';
 import { myGameRowsOf } from './myGamesState.ts';
-import { MyGamesFeed } from './mygames.ts';
+import { MyGamesFeed } from './myGames.ts';
 import { NewGameForms } from './newGame.ts';
 import { toUci } from './notation.ts';
 import { PromotionPicker, type PromotionPiece } from './promotion.ts';
