@@ -16,14 +16,14 @@
  * newGame.render(account); // what the create form makes for this account
  * ```
  */
-import type { Color } from '../contract/vocabulary.ts';
+import { ENGINE_LEVELS, type Color } from '../contract/vocabulary.ts';
 import { api, asApiError, type Account, type GameFull, type PlayerInfo } from './api.ts';
 import { computerBodyOf, timeControlOf } from './challengesState.ts';
 import { clockRequestOf, TIME_CONTROLS } from './clocks.ts';
-import { elements, onSubmit } from './dom.ts';
+import { elements, h, onSubmit } from './dom.ts';
 import { showError } from './errors.ts';
 import { idFromInput, newGamePlayersOf } from './forms.ts';
-import { colorOf, timeFieldsOf, wireTimeFields } from './timeFields.ts';
+import { addTimeFields, colorOf, timeFieldsOf } from './timeFields.ts';
 
 const ui = {
   ...elements('create-error names playing-as computer-error import-fen-error import-pgn-error'),
@@ -33,6 +33,9 @@ const ui = {
   ...elements('time-control import-time-control', HTMLSelectElement),
   ...elements('computer-submit', HTMLButtonElement),
 };
+
+/** The computer's level a form starts with. */
+const DEFAULT_LEVEL = 3;
 
 type Players = { white?: PlayerInfo; black?: PlayerInfo };
 
@@ -49,12 +52,21 @@ export interface NewGamePage {
 }
 
 export class NewGamePanel {
-  /** Fills the forms' menus and handles their submissions. */
+  /** Fills the forms' menus and fields and handles their submissions. */
   constructor(private readonly page: NewGamePage) {
     for (const select of [ui.timeControl, ui.importTimeControl]) {
       select.replaceChildren(...TIME_CONTROLS.map(choice => new Option(choice.label, choice.value)));
     }
-    wireTimeFields(ui.computerForm);
+    ui.computerForm
+      .querySelector('.level-choices')
+      ?.replaceChildren(...ENGINE_LEVELS.map(level => levelChoice(level, level === DEFAULT_LEVEL)));
+    addTimeFields(ui.computerForm, {
+      testid: 'computer',
+      minutes: 10,
+      increment: 5,
+      kinds: ['realtime', 'correspondence', 'unlimited'],
+      color: true,
+    });
     onSubmit(ui.createForm, () => this.create());
     onSubmit(ui.openForm, () => {
       const id = idFromInput(ui.openGameId.value); // a pasted address works too
@@ -140,4 +152,11 @@ export class NewGamePanel {
   private players(): Players {
     return newGamePlayersOf({ whiteName: ui.whiteName.value, blackName: ui.blackName.value }, this.page.account());
   }
+}
+
+/** A level's radio button in the computer form, its number shown as a button. */
+function levelChoice(level: number, checked: boolean): HTMLLabelElement {
+  const input = h('input', { testid: `computer-level-${level}` });
+  Object.assign(input, { type: 'radio', name: 'level', value: String(level), defaultChecked: checked });
+  return h('label', {}, input, h('span', { text: String(level) }));
 }

@@ -24,7 +24,7 @@ import { elements, h, on, onSubmit, showText } from './dom.ts';
 import { showError } from './errors.ts';
 import type { Seeker } from './seek.ts';
 import { seekWordsOf } from './seekState.ts';
-import { colorOf, timeFieldsOf, wireTimeFields } from './timeFields.ts';
+import { addTimeFields, colorOf, timeFieldsOf } from './timeFields.ts';
 
 const ui = {
   ...elements(
@@ -43,13 +43,19 @@ export class PlayPanel {
   /** What the challenge rows show now, to redraw them only when that changes (keeps a reason being chosen). */
   private challengesDrawn: string | undefined;
 
-  /** Handles the forms, their time control fields and the seek's Cancel. */
+  /** Fills the forms' time control fields and handles the forms and the seek's Cancel. */
   constructor(
     private readonly challenges: ChallengesFeed,
     private readonly seeker: Seeker,
   ) {
-    wireTimeFields(ui.challengeForm);
-    wireTimeFields(ui.seekForm);
+    addTimeFields(ui.challengeForm, {
+      testid: 'challenge',
+      minutes: 5,
+      increment: 3,
+      kinds: ['realtime', 'correspondence', 'unlimited'],
+      color: true,
+    });
+    addTimeFields(ui.seekForm, { testid: 'seek', minutes: 5, increment: 0, kinds: ['realtime', 'correspondence'] });
     onSubmit(ui.challengeForm, () => this.challenge());
     onSubmit(ui.seekForm, () => this.seek());
     on(ui.seekCancel, 'click', () => seeker.cancel());
