@@ -69,6 +69,22 @@ export const ENGINE_ID = 'stockfish';
 export const ENGINE_LEVELS = [1, 2, 3, 4, 5, 6, 7, 8] as const;
 export type EngineLevel = (typeof ENGINE_LEVELS)[number];
 
+/** lichess's decline reasons, by key (its API sends them in lower case). */
+export const DECLINE_REASONS = {
+  generic: "I'm not accepting challenges at the moment.",
+  later: 'This is not the right time for me, please ask again later.',
+  toofast: 'This time control is too fast for me, please challenge again with a slower game.',
+  tooslow: 'This time control is too slow for me, please challenge again with a faster game.',
+  timecontrol: "I'm not accepting challenges with this time control.",
+  rated: 'Please send me a rated challenge instead.',
+  casual: 'Please send me a casual challenge instead.',
+  standard: "I'm not accepting variant challenges right now.",
+  variant: "I'm not willing to play this variant right now.",
+  nobot: "I'm not accepting challenges from bots.",
+  onlybot: "I'm only accepting challenges from bots.",
+} as const;
+export type DeclineReason = keyof typeof DECLINE_REASONS;
+
 export const GAME_ID_PATTERN = '^[A-Za-z0-9]{8}$';
 export const UCI_PATTERN = '^[a-h][1-8][a-h][1-8][qrbn]?$';
 export const SQUARE_PATTERN = '^[a-h][1-8]$';

@@ -16,7 +16,7 @@
  * ```
  */
 import type { PlayerInfo } from '../contract/shapes.ts';
-import type { Color } from '../contract/vocabulary.ts';
+import { DECLINE_REASONS, type Color, type DeclineReason } from '../contract/vocabulary.ts';
 import { DAY_MS, type TimeControl } from './clock.ts';
 import { DomainError, err, ok, type Result } from './errors.ts';
 import { makeFen, parseStrictFen } from './notation.ts';
@@ -30,21 +30,8 @@ export type ChallengeTimeControl =
 export type ChallengeColor = 'random' | 'white' | 'black';
 export type ChallengeStatus = 'created' | 'accepted' | 'declined' | 'canceled';
 
-/** lichess's decline reasons, by key (its API sends them in lower case). */
-export const DECLINE_REASONS = {
-  generic: "I'm not accepting challenges at the moment.",
-  later: 'This is not the right time for me, please ask again later.',
-  toofast: 'This time control is too fast for me, please challenge again with a slower game.',
-  tooslow: 'This time control is too slow for me, please challenge again with a faster game.',
-  timecontrol: "I'm not accepting challenges with this time control.",
-  rated: 'Please send me a rated challenge instead.',
-  casual: 'Please send me a casual challenge instead.',
-  standard: "I'm not accepting variant challenges right now.",
-  variant: "I'm not willing to play this variant right now.",
-  nobot: "I'm not accepting challenges from bots.",
-  onlybot: "I'm only accepting challenges from bots.",
-} as const;
-export type DeclineReason = keyof typeof DECLINE_REASONS;
+/** lichess's decline reasons: a vocabulary of the API's, declared in the contract. */
+export { DECLINE_REASONS, type DeclineReason };
 
 /** The days per turn a correspondence challenge may have (lichess's). */
 export const CHALLENGE_DAYS = [1, 2, 3, 5, 7, 10, 14] as const;
