@@ -6,7 +6,7 @@
  * - `client/src/schema.ts`: that document's types, by openapi-typescript; the client (client/src/index.ts) takes
  *   every request, answer and stream event type from it, so no API type is written by hand;
  * - `client/src/streams.ts`: the NDJSON operations' paths and methods, which the client needs at run time (the
- *   types say them too, and the file is checked against them).
+ *   types in client/src/streamTypes.ts say them too, and the file is checked against them).
  *
  * Both are formatted as prettier formats them. A unit test (test/client/generated.test.ts) regenerates them in
  * memory and fails when the committed ones differ: change the document, then run this.
@@ -96,7 +96,7 @@ const STREAMS_HEADER = `/**
  * The chess game service's NDJSON operations (those whose 200 answer is application/x-ndjson), by path, with their
  * method: generated from client/openapi.json. Do not edit: run \`npm run client:generate\`.
  */
-import type { StreamMethodOf, StreamPath } from './index.ts';
+import type { StreamMethodOf, StreamPath } from './streamTypes.ts';
 
 `;
 

@@ -19,11 +19,20 @@
  *
  * It uses only what browsers and Node.js both have: `fetch`, streams, `TextDecoder` and `AbortSignal.any`.
  */
-import createClient, { type Client, type FetchOptions } from 'openapi-fetch';
+import createClient, { type Client } from 'openapi-fetch';
 import type { components, operations, paths } from './schema.ts';
 import { STREAM_METHODS } from './streams.ts';
+import type { StreamEvent, StreamInitArgument, StreamMethod, StreamPath } from './streamTypes.ts';
 
 export type { components, operations, paths } from './schema.ts';
+export type {
+  StreamEvent,
+  StreamInit,
+  StreamInitArgument,
+  StreamMethodOf,
+  StreamOperation,
+  StreamPath,
+} from './streamTypes.ts';
 
 /** The service's error answer: `{ code, message, field? }` (and `error`, the message again, on the lichess paths). */
 export type ApiError = components['schemas']['ApiError'];
@@ -72,42 +81,6 @@ export type ApiAnswer =
 
 /** The data of a call's successful answer. */
 export type DataOf<A> = A extends { data: infer Data; error?: never } ? Data : never;
-
-// ---- The NDJSON operations, found in the generated paths by their 200 answer's media type ----
-
-const NDJSON = 'application/x-ndjson';
-type StreamMethod = 'get' | 'post';
-
-/** Whether an operation answers 200 with NDJSON. */
-type IsStreamOperation<Operation> = Operation extends {
-  responses: { 200: { content: { [NDJSON]: unknown } } };
-}
-  ? true
-  : false;
-
-/** The method of a path whose operation answers NDJSON (never: none). */
-export type StreamMethodOf<Path extends keyof paths> = {
-  [Method in StreamMethod]: IsStreamOperation<paths[Path][Method]> extends true ? Method : never;
-}[StreamMethod];
-
-/** The paths whose operations answer NDJSON: the streams. */
-export type StreamPath = {
-  [Path in keyof paths]: [StreamMethodOf<Path>] extends [never] ? never : Path;
-}[keyof paths];
-
-/** The operation of a stream path. */
-export type StreamOperation<Path extends StreamPath> = paths[Path][StreamMethodOf<Path>];
-
-/** One event (one NDJSON line) of a stream: its operation's `application/x-ndjson` schema. */
-export type StreamEvent<Path extends StreamPath> =
-  StreamOperation<Path> extends { responses: { 200: { content: { [NDJSON]: infer Event } } } } ? Event : never;
-
-/** What a stream request takes: its path and query parameters, its body (the seek), headers and an AbortSignal. */
-export type StreamInit<Path extends StreamPath> = Omit<FetchOptions<StreamOperation<Path>>, 'parseAs'>;
-
-/** The init argument of `stream`: optional when the operation needs no parameter and no body. */
-export type StreamInitArgument<Path extends StreamPath> =
-  Partial<StreamInit<Path>> extends StreamInit<Path> ? [init?: StreamInit<Path>] : [init: StreamInit<Path>];
 
 /**
  * An open stream: its events in order, heartbeats (empty lines) skipped, until the server ends the answer. Leaving a

@@ -2,7 +2,7 @@
  * The chess game service's NDJSON operations (those whose 200 answer is application/x-ndjson), by path, with their
  * method: generated from client/openapi.json. Do not edit: run `npm run client:generate`.
  */
-import type { StreamMethodOf, StreamPath } from './index.ts';
+import type { StreamMethodOf, StreamPath } from './streamTypes.ts';
 
 export const STREAM_METHODS = {
   '/api/board/game/{gameId}/stream': 'get',

@@ -5,21 +5,23 @@
  * replaced is dropped.
  *
  * ```ts
- * const who = new AccountLoader(account => myGames.follow(account.player));
+ * const who = new AccountLoader(account => myGames.follow(account.player), error => showError(ui.error, error));
  * void who.load();                 // at start, and after the token changes
  * seatsOf(session.game, who.account); // none while the service has not said
  * ```
  */
-import { api, asApiError, getToken, type Account } from './api.ts';
-import { showError, ui } from './render.ts';
+import { api, asApiError, getToken, type Account, type ApiError } from './api.ts';
 
 export class AccountLoader {
   /** Who the page acts as: no player (any side) without a token; undefined while the service has not said. */
   account: Account | undefined = getToken() ? undefined : { player: null };
   private request = 0;
 
-  /** `shown`: called once the account is known, after `account` is set. */
-  constructor(private readonly shown: (account: Account) => void) {}
+  /** `shown`: called once the account is known, after `account` is set; `refused`: the token was refused (401). */
+  constructor(
+    private readonly shown: (account: Account) => void,
+    private readonly refused: (error: ApiError) => void,
+  ) {}
 
   /**
    * Asks the service who the token acts as. A service without player tokens answers 404: any side. A refused
@@ -39,7 +41,7 @@ export class AccountLoader {
       if (request !== this.request) return;
       const apiError = asApiError(error);
       if (apiError.status === 404) this.show({ player: null });
-      else if (apiError.status === 401) showError(ui.error, apiError);
+      else if (apiError.status === 401) this.refused(apiError);
       else {
         window.setTimeout(() => {
           if (request === this.request) void this.load(Math.min(retryMs * 2, 30_000));

@@ -15,7 +15,7 @@
 // none of the schema library). What the service answers is typed by the client, from the OpenAPI document.
 import type { ApiErrorBody, ClockRequest, PlayerInfo } from '../contract/shapes.ts';
 import type { DrawAction, TakebackAction } from '../contract/vocabulary.ts';
-import type { DeclineReason } from '../domain/challenge.ts';
+import type { DeclineReason } from '../contract/vocabulary.ts';
 import type { ChallengeBody, ComputerBody, SeekBody } from './challengesState.ts';
 import {
   ChessApiError,

@@ -24,27 +24,30 @@ import {
   type ChallengeBody,
   type Challenges,
 } from './challengesState.ts';
-import type { DeclineReason } from '../domain/challenge.ts';
-import type { PlayerLineListener } from './mygames.ts';
+import type { DeclineReason } from '../contract/vocabulary.ts';
+import { Feed } from './feed.ts';
+import type { PlayerLineListener } from './myGames.ts';
 import type { PlayerLine } from './stream.ts';
 
-export class ChallengesFeed implements PlayerLineListener {
+/** The challenges' feed hears the "My games" feed's stream: its own status stays idle. */
+export class ChallengesFeed extends Feed implements PlayerLineListener {
   /** The player followed; null: none (no player token). */
   player: PlayerInfo | null = null;
   state: Challenges = newChallenges();
-  private request = 0;
 
   constructor(
-    private readonly changed: () => void,
+    changed: () => void,
     private readonly open: (gameId: string) => void,
-  ) {}
+  ) {
+    super(changed);
+  }
 
   /** Follows `player`'s challenges (the token's player), or none; the same player goes on as before. */
   follow(player: PlayerInfo | null): void {
     if (player?.id === this.player?.id) return;
     this.player = player;
     this.state = newChallenges();
-    this.request += 1; // answers on their way are for the lists given up
+    this.reset(); // answers on their way are for the lists given up
     this.changed();
   }
 
@@ -105,15 +108,12 @@ export class ChallengesFeed implements PlayerLineListener {
     }
   }
 
-  private async refresh(): Promise<void> {
-    const state = this.state;
-    const request = ++this.request;
-    const epoch = state.epoch;
-    try {
-      const list = await api.challenges();
-      if (request === this.request && state === this.state && applyChallengeList(state, list, epoch)) this.changed();
-    } catch {
-      // the stream's lines list the pending challenges too; its status tells of a lost service
-    }
+  /** The pending challenges listed (the stream's lines list them too). */
+  private refresh(): Promise<void> {
+    return this.reload(
+      () => this.state,
+      () => api.challenges(),
+      applyChallengeList,
+    );
   }
 }

@@ -3,7 +3,7 @@
  * received and made, kept from their event stream's lines and the list answers; which game start is the game of a
  * challenge (an accepted challenge's game has the challenge's id, as on lichess); the rows in words; and the bodies
  * of a challenge, of a seek and of a game against the computer (DECISIONS §18) from the forms' fields. Pure, like state.ts; challenges.ts brings the traffic,
- * render.ts draws the rows. Tested under Node (test/web/challengesState.test.ts).
+ * playPanel.ts draws the rows. Tested under Node (test/web/challengesState.test.ts).
  *
  * ```ts
  * const challenges = newChallenges();
@@ -17,7 +17,7 @@
  */
 import type { ChallengeJson, ChallengeList } from '../contract/challenges.ts';
 import type { ChallengeLine } from '../contract/events.ts';
-import type { DeclineReason } from '../domain/challenge.ts';
+import type { DeclineReason } from '../contract/vocabulary.ts';
 import { ENGINE_LEVELS, type EngineLevel } from '../contract/vocabulary.ts';
 import { colorName, otherColor } from './notation.ts';
 

@@ -13,17 +13,13 @@
  */
 import { api } from './api.ts';
 import { applyChatHistory, applyChatLine, chatConnected, newChat, type ChatState } from './chatState.ts';
-import { ChatStream, type ConnectionStatus } from './stream.ts';
+import { Feed } from './feed.ts';
+import { ChatStream } from './stream.ts';
 
-export class ChatFeed {
+export class ChatFeed extends Feed {
   /** The chat followed; undefined: none, the panel is hidden. */
   chat: ChatState | undefined;
-  status: ConnectionStatus | 'idle' = 'idle';
-  /** Why the stream stopped, or its last notice while it reconnects. */
-  problem: string | undefined;
   private stream: ChatStream | undefined;
-
-  constructor(private readonly changed: () => void) {}
 
   /** Follows the chat of game `gameId`, or none; the same game goes on as before. */
   follow(gameId: string | undefined): void {
@@ -31,8 +27,7 @@ export class ChatFeed {
     this.stream?.stop();
     this.stream = undefined;
     this.chat = undefined;
-    this.status = 'idle';
-    this.problem = undefined;
+    this.reset();
     if (gameId !== undefined) this.start(gameId);
     this.changed();
   }
@@ -53,24 +48,15 @@ export class ChatFeed {
 
   private start(gameId: string): void {
     const chat = (this.chat = newChat(gameId));
-    const stream = (this.stream = new ChatStream(gameId, {
+    const stream: ChatStream = (this.stream = new ChatStream(gameId, {
       onOpen: () => void this.loadHistory(chat, chatConnected(chat)),
       onLine: line => {
         if (applyChatLine(chat, line)) this.changed();
       },
-      onNotice: error => {
-        this.problem = error.message;
-      },
-      onFatal: error => {
-        this.problem = error.message;
-        this.changed();
-      },
-      onConnection: status => {
-        if (this.stream !== stream) return;
-        this.status = status;
-        if (status === 'live') this.problem = undefined;
-        this.changed();
-      },
+      ...this.connection(
+        () => this.stream === stream,
+        () => this.changed(),
+      ),
     }));
     stream.start();
   }

@@ -1,6 +1,6 @@
 /**
  * The chat panel's state (DECISIONS §17): the players' room of the game on the board, for a page whose player holds
- * a seat of it. No DOM and no network: chat.ts feeds it, render.ts draws it.
+ * a seat of it. No DOM and no network: chat.ts feeds it, chatPanel.ts draws it.
  *
  * The lines come from two places: each connection of the game's lichess stream sends the lines written from then on
  * (`chatLine`), and the room's history (`GET .../chat`) is asked for once the connection is live, so that what was

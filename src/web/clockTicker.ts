@@ -1,6 +1,6 @@
 /**
  * The clocks' timer (DECISIONS §14): the page's estimate of the service's time, from the `serverTime` of the
- * states that arrive (clocks.ts, serviceOffsetAfter), and the redrawing of a clocked game's clocks (render.ts,
+ * states that arrive (clocks.ts, serviceOffsetAfter), and the redrawing of a clocked game's clocks (gamePanel.ts,
  * renderClocks) at that time: ten times a second while one runs, and never otherwise. The service ends a game whose
  * flag falls, and the stream brings that end.
  *
@@ -12,7 +12,7 @@
  */
 import type { GameFull, GameState } from './api.ts';
 import { serviceOffsetAfter } from './clocks.ts';
-import { renderClocks } from './render.ts';
+import { renderClocks } from './gamePanel.ts';
 
 export class ClockTicker {
   /** The service's clock minus performance.now(): undefined until a state with a serverTime has arrived. */

@@ -1,7 +1,7 @@
 /**
  * The "My games" panel's list, as plain data (DECISIONS §13): the ongoing games of the page's player, kept from
- * their event stream's lines and the list answers, and the panel's rows in words. Pure, like state.ts; mygames.ts
- * brings the traffic, render.ts draws the rows. Tested under Node (test/web/myGamesState.test.ts).
+ * their event stream's lines and the list answers, and the panel's rows in words. Pure, like state.ts; myGames.ts
+ * brings the traffic, myGamesPanel.ts draws the rows. Tested under Node (test/web/myGamesState.test.ts).
  *
  * ```ts
  * const list = newMyGames();

@@ -12,8 +12,8 @@ import { Chess, castlingSide } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { parseSan } from 'chessops/san';
 import { kingCastlesTo, makeSquare, roleToChar } from 'chessops/util';
-import { ENDED_STATUSES, type Color, type GameState } from './api.ts';
-import { UCI_PATTERN } from '../contract/vocabulary.ts';
+import type { GameState } from '../contract/shapes.ts';
+import { ENDED_STATUSES, UCI_PATTERN, type Color } from '../contract/vocabulary.ts';
 
 const UCI = new RegExp(UCI_PATTERN);
 

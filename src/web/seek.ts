@@ -14,7 +14,7 @@
  */
 import { api, asApiError, ApiError, type PlayerInfo } from './api.ts';
 import type { SeekBody } from './challengesState.ts';
-import type { PlayerLineListener } from './mygames.ts';
+import type { PlayerLineListener } from './myGames.ts';
 import { newSeek, seekAnswered, seekGameOf, seekPaired, startSeek, stopSeek, type Seek } from './seekState.ts';
 import type { PlayerLine } from './stream.ts';
 

@@ -2,8 +2,8 @@
  * The board page's state, with no DOM and no network (after chessground's state/board/render split): the game
  * on the page and the rules for what reaches it, its legal moves as the board takes them, and its status in words.
  * The other pure modules hold who the page acts for (seats.ts), the clocks (clocks.ts), the forms (forms.ts) and
- * the "My games" list (myGamesState.ts). The DOM modules (render.ts, board.ts) draw them; main.ts wires events to
- * them. Tested under Node (test/web/state.test.ts).
+ * the "My games" list (myGamesState.ts). The panels (gamePanel.ts, board.ts and the other …Panel.ts) draw them;
+ * gameSession.ts and main.ts wire events to them. Tested under Node (test/web/state.test.ts).
  *
  * ```ts
  * const session = newSession('AbCd1234');

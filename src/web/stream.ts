@@ -60,7 +60,7 @@ export interface StreamOptions {
 }
 
 /** The connection, reconnection and line reading every stream shares; a subclass says where and what lines mean. */
-abstract class NdjsonStream<Event extends { type: string }> {
+abstract class NdjsonStream<Event extends { type: string }, Handlers extends ConnectionHandlers> {
   private stopped = true;
   private failures = 0;
   private controller: AbortController | undefined;
@@ -69,8 +69,13 @@ abstract class NdjsonStream<Event extends { type: string }> {
   private readonly minBackoffMs: number;
   private readonly maxBackoffMs: number;
 
+  /**
+   * `connect` opens a connection (resolves once answered 200, rejects with the refusal's ApiError): its lines,
+   * heartbeats skipped; `onBytes` hears every chunk read, heartbeats included; `signal` closes it.
+   */
   constructor(
-    private readonly connection: ConnectionHandlers,
+    protected readonly handlers: Handlers,
+    private readonly connect: (onBytes: () => void, signal: AbortSignal) => Promise<AsyncIterable<Event>>,
     options: StreamOptions,
   ) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 45_000;
@@ -78,14 +83,8 @@ abstract class NdjsonStream<Event extends { type: string }> {
     this.maxBackoffMs = options.maxBackoffMs ?? 15_000;
   }
 
-  /**
-   * Opens a connection (resolves once answered 200, rejects with the refusal's ApiError): its lines, heartbeats
-   * skipped; `onBytes` hears every chunk read, heartbeats included; `signal` closes it.
-   */
-  protected abstract connect(onBytes: () => void, signal: AbortSignal): Promise<AsyncIterable<Event>>;
-
-  /** A connection was answered with a body to read. */
-  protected abstract opened(): void;
+  /** A connection was answered with a body to read; by default the stream is live once a line says so. */
+  protected opened(): void {}
 
   /** A line other than `error`, while the stream runs. */
   protected abstract line(line: Exclude<Event, { type: 'error' }>): void;
@@ -98,7 +97,7 @@ abstract class NdjsonStream<Event extends { type: string }> {
   /** The stream is up to date: the next drop starts the backoff from its shortest delay. */
   protected live(): void {
     this.failures = 0;
-    this.connection.onConnection('live');
+    this.handlers.onConnection('live');
   }
 
   start(): void {
@@ -111,7 +110,7 @@ abstract class NdjsonStream<Event extends { type: string }> {
     this.stopped = true;
     this.controller?.abort();
     this.wake?.();
-    this.connection.onConnection('stopped');
+    this.handlers.onConnection('stopped');
   }
 
   /** Drops the current connection (if any) and connects again at once, e.g. after the token changed. */
@@ -125,7 +124,7 @@ abstract class NdjsonStream<Event extends { type: string }> {
     while (!this.stopped) {
       const controller = new AbortController();
       this.controller = controller;
-      this.connection.onConnection(this.failures === 0 ? 'connecting' : 'reconnecting');
+      this.handlers.onConnection(this.failures === 0 ? 'connecting' : 'reconnecting');
       let retryAfterMs: number | undefined;
       // A connection silent for idleTimeoutMs (several missed heartbeats) is dropped, and reconnected.
       let idle: ReturnType<typeof setTimeout> | undefined;
@@ -140,15 +139,15 @@ abstract class NdjsonStream<Event extends { type: string }> {
         await this.read(lines);
         if (this.complete() && !controller.signal.aborted) {
           this.stopped = true;
-          this.connection.onConnection('stopped');
+          this.handlers.onConnection('stopped');
           return;
         }
       } catch (error) {
         const apiError = asApiError(error);
         if (apiError.status >= 400 && apiError.status < 500 && apiError.status !== 429) {
           this.stopped = true;
-          this.connection.onFatal(apiError);
-          this.connection.onConnection('stopped');
+          this.handlers.onFatal(apiError);
+          this.handlers.onConnection('stopped');
           return;
         }
         if (apiError.retryAfterSeconds !== undefined) retryAfterMs = apiError.retryAfterSeconds * 1000;
@@ -159,7 +158,7 @@ abstract class NdjsonStream<Event extends { type: string }> {
       if (this.stopped) return;
       this.failures += 1;
       const delay = retryAfterMs ?? this.backoff();
-      this.connection.onConnection('reconnecting', delay);
+      this.handlers.onConnection('reconnecting', delay);
       await this.sleep(delay);
     }
   }
@@ -185,7 +184,7 @@ abstract class NdjsonStream<Event extends { type: string }> {
   private async read(lines: AsyncIterable<Event>): Promise<void> {
     for await (const line of lines) {
       if (this.stopped) break;
-      if (isErrorLine(line)) this.connection.onNotice(line.error);
+      if (isErrorLine(line)) this.handlers.onNotice(line.error);
       else this.line(line as Exclude<Event, { type: 'error' }>); // what isErrorLine did not take
     }
   }
@@ -196,25 +195,13 @@ const isErrorLine = <Event extends { type: string }>(
   line: Event,
 ): line is Extract<Event, { type: 'error'; error: StreamError }> => line.type === 'error';
 
-/** Follows a game: live from its `gameFull` line, which each connection sends first. */
 /** A line of a game's stream (`GET /api/board/game/{id}/stream`), as the document types it. */
 type GameLine = StreamEvent<'/api/board/game/{gameId}/stream'>;
 
-export class GameStream extends NdjsonStream<GameLine> {
-  constructor(
-    readonly gameId: string,
-    private readonly handlers: StreamHandlers,
-    options: StreamOptions = {},
-  ) {
-    super(handlers, options);
-  }
-
-  protected connect(onBytes: () => void, signal: AbortSignal) {
-    return api.stream(this.gameId, onBytes, signal);
-  }
-
-  protected opened(): void {
-    // live once the gameFull has come
+/** Follows a game: live from its `gameFull` line, which each connection sends first. */
+export class GameStream extends NdjsonStream<GameLine, StreamHandlers> {
+  constructor(gameId: string, handlers: StreamHandlers, options: StreamOptions = {}) {
+    super(handlers, (onBytes, signal) => api.stream(gameId, onBytes, signal), options);
   }
 
   protected line(event: Exclude<GameLine, { type: 'error' }>): void {
@@ -238,28 +225,16 @@ export interface ChatStreamHandlers extends ConnectionHandlers {
   onLine(line: ChatLineEvent): void;
 }
 
+/** A line of a game's lichess stream (`GET /api/board/game/stream/{id}`), as the document types it. */
+type LichessGameLine = StreamEvent<'/api/board/game/stream/{gameId}'>;
+
 /**
  * Follows a game's chat on its lichess stream: live from its `gameFull` line; the game's own lines (gameFull,
  * gameState) are the seed stream's business and are left alone.
  */
-/** A line of a game's lichess stream (`GET /api/board/game/stream/{id}`), as the document types it. */
-type LichessGameLine = StreamEvent<'/api/board/game/stream/{gameId}'>;
-
-export class ChatStream extends NdjsonStream<LichessGameLine> {
-  constructor(
-    readonly gameId: string,
-    private readonly handlers: ChatStreamHandlers,
-    options: StreamOptions = {},
-  ) {
-    super(handlers, options);
-  }
-
-  protected connect(onBytes: () => void, signal: AbortSignal) {
-    return api.lichessStream(this.gameId, onBytes, signal);
-  }
-
-  protected opened(): void {
-    // live once the gameFull has come
+export class ChatStream extends NdjsonStream<LichessGameLine, ChatStreamHandlers> {
+  constructor(gameId: string, handlers: ChatStreamHandlers, options: StreamOptions = {}) {
+    super(handlers, (onBytes, signal) => api.lichessStream(gameId, onBytes, signal), options);
   }
 
   /** lichess's game stream ends with the game: its chat says no more (DECISIONS §17). */
@@ -289,23 +264,16 @@ export class ChatStream extends NdjsonStream<LichessGameLine> {
   }
 }
 
+/** A line of a player's event stream (`GET /api/stream/event`), as the document types it. */
+type EventLine = StreamEvent<'/api/stream/event'>;
+
 /**
  * Follows the games of the token's player starting and ending: live from the answer, since a player with no ongoing
  * game is sent nothing but heartbeats. No line marks the end of the ongoing games a connection sends first.
  */
-/** A line of a player's event stream (`GET /api/stream/event`), as the document types it. */
-type EventLine = StreamEvent<'/api/stream/event'>;
-
-export class PlayerEventStream extends NdjsonStream<EventLine> {
-  constructor(
-    private readonly handlers: PlayerEventHandlers,
-    options: StreamOptions = {},
-  ) {
-    super(handlers, options);
-  }
-
-  protected connect(onBytes: () => void, signal: AbortSignal) {
-    return api.eventStream(onBytes, signal);
+export class PlayerEventStream extends NdjsonStream<EventLine, PlayerEventHandlers> {
+  constructor(handlers: PlayerEventHandlers, options: StreamOptions = {}) {
+    super(handlers, (onBytes, signal) => api.eventStream(onBytes, signal), options);
   }
 
   protected opened(): void {

@@ -1,15 +1,38 @@
 /**
- * Taking a game off the page: its FEN or PGN from the export endpoints, copied to the clipboard (with a fallback
- * for pages served over plain http, where the clipboard API is missing) or downloaded as a file. Each says what
- * happened in `notice`.
+ * The "Position and game" panel: the FEN of the position shown, and the game taken off the page: its FEN or PGN from
+ * the export endpoints, copied to the clipboard (with a fallback for pages served over plain http, where the
+ * clipboard API is missing) or downloaded as a file, and its address copied. Each button says what happened in the
+ * panel's notice.
  *
  * ```ts
- * await exportGame(() => session?.id, 'pgn', 'download', ui.exportNotice); // game-AbCd1234.pgn
- * await copy(location.href, 'Link', ui.exportNotice);
- * download('game-AbCd1234.pgn', pgn, 'application/x-chess-pgn', ui.exportNotice);
+ * wireExport(() => session?.id);
+ * renderExport(session?.game, controls.export); // the FEN, and the buttons shown while there is a game
  * ```
  */
-import { api, asApiError } from './api.ts';
+import { api, asApiError, type GameFull } from './api.ts';
+import { el, elements, on, setControl } from './dom.ts';
+import type { Control } from './seats.ts';
+
+const ui = { ...elements('fen export-notice'), ...elements('copy-link', HTMLButtonElement) };
+
+/** The buttons that copy or download the FEN or the PGN: `${action}-${kind}` by data-testid. */
+const exports = (['fen', 'pgn'] as const).flatMap(kind =>
+  (['copy', 'download'] as const).map(action => ({ kind, action, button: el<HTMLButtonElement>(`${action}-${kind}`) })),
+);
+
+/** Shows the position's FEN; the buttons as `control` says (seats.ts: shown while there is a game). */
+export function renderExport(game: GameFull | undefined, control: Control): void {
+  ui.fen.textContent = game ? game.state.fen : '';
+  for (const { button } of exports) setControl(button, control);
+  setControl(ui.copyLink, control);
+}
+
+/** The buttons, for the game `gameId` names when clicked (none: nothing to export). */
+export function wireExport(gameId: () => string | undefined): void {
+  for (const { kind, action, button } of exports)
+    on(button, 'click', () => exportGame(gameId, kind, action, ui.exportNotice));
+  on(ui.copyLink, 'click', () => copy(location.href, 'Link', ui.exportNotice));
+}
 
 /**
  * Copies or downloads the FEN or the PGN of the game `gameId` names when called (none: nothing to export), as the

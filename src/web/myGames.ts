@@ -15,8 +15,9 @@
  * ```
  */
 import { api, type PlayerInfo } from './api.ts';
+import { Feed } from './feed.ts';
 import { applyGameList, applyPlayerLine, newMyGames, openMyGames, type MyGames } from './myGamesState.ts';
-import { PlayerEventStream, type ConnectionStatus, type PlayerLine } from './stream.ts';
+import { PlayerEventStream, type PlayerLine } from './stream.ts';
 
 /** Hears the page's event stream (besides the "My games" list, which it keeps). */
 export interface PlayerLineListener {
@@ -30,25 +31,19 @@ export interface MyGamesOptions {
   settleMs?: number; // 250: the wait after a line before asking, so that a burst of lines makes one request
 }
 
-export class MyGamesFeed {
+export class MyGamesFeed extends Feed {
   /** The player followed; null: none (no player token), the panel is hidden. */
   player: PlayerInfo | null = null;
   list: MyGames = newMyGames();
-  status: ConnectionStatus | 'idle' = 'idle';
-  /** Why the event stream stopped, or its last notice while it reconnects. */
-  problem: string | undefined;
   private stream: PlayerEventStream | undefined;
   private readonly listeners: PlayerLineListener[] = [];
   private ticker: number | undefined;
   private settleTimer: number | undefined;
-  private request = 0;
   private readonly refreshMs: number;
   private readonly settleMs: number;
 
-  constructor(
-    private readonly changed: () => void,
-    options: MyGamesOptions = {},
-  ) {
+  constructor(changed: () => void, options: MyGamesOptions = {}) {
+    super(changed);
     this.refreshMs = options.refreshMs ?? 15_000;
     this.settleMs = options.settleMs ?? 250;
   }
@@ -74,7 +69,7 @@ export class MyGamesFeed {
 
   private start(): void {
     const list = (this.list = newMyGames());
-    const stream = (this.stream = new PlayerEventStream({
+    const stream: PlayerEventStream = (this.stream = new PlayerEventStream({
       onOpen: () => {
         openMyGames(list);
         this.problem = undefined;
@@ -90,19 +85,11 @@ export class MyGamesFeed {
         for (const listener of this.listeners) listener.line(line);
         this.changed();
       },
-      onNotice: error => {
-        this.problem = error.message;
-      },
-      onFatal: error => {
-        this.problem = error.message;
-        this.refreshSoon(); // the list alone still shows the games, without live updates
-      },
-      onConnection: status => {
-        if (this.stream !== stream) return;
-        this.status = status;
-        if (status === 'live') this.problem = undefined;
-        this.changed();
-      },
+      // stopped: the list alone still shows the games, without live updates
+      ...this.connection(
+        () => this.stream === stream,
+        () => this.refreshSoon(),
+      ),
     }));
     stream.start();
     this.ticker = window.setInterval(() => {
@@ -117,10 +104,8 @@ export class MyGamesFeed {
     window.clearInterval(this.ticker);
     window.clearTimeout(this.settleTimer);
     this.ticker = this.settleTimer = undefined;
-    this.request += 1; // answers on their way are for the list given up
+    this.reset();
     this.list = newMyGames();
-    this.status = 'idle';
-    this.problem = undefined;
   }
 
   private refreshSoon(): void {
@@ -128,15 +113,11 @@ export class MyGamesFeed {
     this.settleTimer = window.setTimeout(() => void this.refresh(), this.settleMs);
   }
 
-  private async refresh(): Promise<void> {
-    const list = this.list;
-    const request = ++this.request;
-    const epoch = list.epoch;
-    try {
-      const page = await api.ongoingGames();
-      if (request === this.request && list === this.list && applyGameList(list, page, epoch)) this.changed();
-    } catch {
-      // the next line or tick asks again; the stream's status tells of a lost service
-    }
+  private refresh(): Promise<void> {
+    return this.reload(
+      () => this.list,
+      () => api.ongoingGames(),
+      applyGameList,
+    );
   }
 }
