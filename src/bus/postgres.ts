@@ -26,14 +26,23 @@ import {
   parseTokenNotification,
   TOKENS_CHANNEL,
 } from '../store/notifications.ts';
-import type { PlayerTokens } from '../service/tokens.ts';
 import type { ChangeFeed } from './feed.ts';
 import type { PlayerFeed } from './players.ts';
 import type { Challenge } from '../domain/challenge.ts';
 import type { ChatLine } from '../domain/chat.ts';
 
-/** What hears of tokens issued or revoked elsewhere. */
-export type TokenListener = Pick<PlayerTokens, 'onIssued' | 'onRevoked' | 'onResync'>;
+/**
+ * What hears of tokens issued or revoked elsewhere (the service's player tokens). Declared here, beside the other
+ * listeners, so that the bus depends on no layer above it: the service's tokens fit it as they are.
+ */
+export interface TokenListener {
+  /** A token was issued: authentication is on from now on. */
+  onIssued(): void;
+  /** The token of this hash was revoked: it is refused from now on. */
+  onRevoked(hash: string): void;
+  /** Announcements may have been missed: whatever is remembered of tokens is asked of the store again. */
+  onResync(): void;
+}
 
 /** What follows the games changed on any instance: their clocks' deadlines and their latest versions. */
 export interface GameListener {
