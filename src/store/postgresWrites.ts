@@ -50,6 +50,17 @@ const announcementSql = (transition: string) =>
 const moves = (first: number) =>
   `unnest($${first}::text[], $${first + 1}::int[], $${first + 2}::text[], $${first + 3}::bigint[]) AS m (game_id, ply, uci, clock)`;
 
+/**
+ * The statements' common steps, after the games rows are written (`written`: the CTE of the ids saved): the changes'
+ * events logged and the moves rows inserted, from the four arrays of parameter `$firstMove` on.
+ */
+const loggedAndMoves = (written: 'inserted' | 'updated', firstMove: number) => `logged AS (
+  INSERT INTO game_changes (game_id, version, event)
+  SELECT b.id, b.version, b.event FROM batch b JOIN ${written} USING (id) WHERE b.event IS NOT NULL
+), moves AS (
+  INSERT INTO game_moves (game_id, ply, uci, clock)
+  SELECT m.game_id, m.ply, m.uci, m.clock FROM ${moves(firstMove)} WHERE m.game_id IN (SELECT id FROM ${written})`;
+
 const CREATE_SQL = `
 WITH batch AS (
   SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[],
@@ -59,12 +70,7 @@ WITH batch AS (
   INSERT INTO games (id, version, created_at, data, deadline, white_id, black_id, ended, seq)
   SELECT id, version, created_at, data, deadline, white_id, black_id, ended, nextval('games_seq') FROM batch
   ON CONFLICT (id) DO NOTHING RETURNING id
-), logged AS (
-  INSERT INTO game_changes (game_id, version, event)
-  SELECT b.id, b.version, b.event FROM batch b JOIN inserted USING (id) WHERE b.event IS NOT NULL
-), moves AS (
-  INSERT INTO game_moves (game_id, ply, uci, clock)
-  SELECT m.game_id, m.ply, m.uci, m.clock FROM ${moves(11)} WHERE m.game_id IN (SELECT id FROM inserted)
+), ${loggedAndMoves('inserted', 11)}
 ), announced AS (
   SELECT pg_notify('${CHANGES_CHANNEL}', json_agg(${announcementSql(`CASE WHEN b.ended = 1 THEN NULL ELSE 's' END`)})::text)
   FROM batch b JOIN inserted USING (id) HAVING count(*) > 0
@@ -87,12 +93,7 @@ WITH batch AS (
                      seq = nextval('games_seq')
   FROM batch b WHERE g.id = b.id AND g.version = b.expected
   RETURNING g.id, g.white_id, g.black_id
-), logged AS (
-  INSERT INTO game_changes (game_id, version, event)
-  SELECT b.id, b.version, b.event FROM batch b JOIN updated USING (id) WHERE b.event IS NOT NULL
-), moves AS (
-  INSERT INTO game_moves (game_id, ply, uci, clock)
-  SELECT m.game_id, m.ply, m.uci, m.clock FROM ${moves(10)} WHERE m.game_id IN (SELECT id FROM updated)
+), ${loggedAndMoves('updated', 10)}
   ON CONFLICT (game_id, ply) DO UPDATE SET uci = excluded.uci, clock = excluded.clock
 ), cut AS (
   DELETE FROM game_moves m USING batch b, updated u WHERE u.id = b.id AND m.game_id = b.id AND m.ply >= b.length
