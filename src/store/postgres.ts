@@ -22,9 +22,6 @@ import { indexOfGame } from '../domain/transitions.ts';
 import { DomainError } from '../domain/errors.ts';
 import {
   CHANGE_LOG_RETENTION_MS,
-  listGamesSql,
-  ongoingGamesSql,
-  playerShape,
   loggedVersionError,
   NO_INDEX,
   type ClockedGame,
@@ -35,6 +32,7 @@ import {
   type StateEvent,
   type StoredChange,
 } from './store.ts';
+import { listGamesSql, ongoingGamesSql, playerShape } from './listing.ts';
 import { CHALLENGES_CHANNEL, CHAT_CHANNEL, TOKEN_ISSUED, TOKENS_CHANNEL, tokenRevokedSql } from './notifications.ts';
 import { PostgresWrites } from './postgresWrites.ts';
 import { cappedEngineGameOf } from '../domain/engineGames.ts';

@@ -20,7 +20,8 @@ import {
   type StoredGameData,
   type StoredTail,
 } from './rows.ts';
-import { listGamesSql, ongoingGamesSql, playerShape, type ClockedGame, type ListQuery } from './store.ts';
+import { listGamesSql, ongoingGamesSql, playerShape } from './listing.ts';
+import type { ClockedGame, ListQuery } from './store.ts';
 import type { GameRecord } from '../domain/game.ts';
 import { BOT_SQL, TOKEN_COLUMNS, type TokenRow } from './tokens.ts';
 
