@@ -23,14 +23,30 @@ import type { AppendedChat, ChatStore } from './chat.ts';
 import type { EngineTurn, EngineTurnStore } from './engineTurns.ts';
 import type { PresenceKey, PresenceStore, SeenAt } from './presence.ts';
 import type { InsertedSeek, SeekStore } from './seeks.ts';
+import { loggedVersionError, NO_INDEX } from './store.ts';
 import type { ClockedGame, GameIndex, GameStore, ListedGame, ListQuery, StateEvent, StoredChange } from './store.ts';
 import type { StoredToken, TokenStore } from './tokens.ts';
 
 /** What an adapter keeps: games, player tokens, challenges, seeks, chat lines, presence and the engine's turns. */
 export type Store = GameStore & TokenStore & ChallengeStore & SeekStore & ChatStore & PresenceStore & EngineTurnStore;
 
-/** The games themselves: their rows and moves, written with a version check, and their change log. */
-export type GamesPart = Pick<GameStore, 'create' | 'get' | 'update' | 'changesSince'>;
+/**
+ * The games themselves: their rows and moves, written with a version check, and their change log. An update whose
+ * event would not log at the version after `expectedVersion` is refused before it reaches the part (`update` below).
+ */
+export interface GamesPart extends Pick<GameStore, 'create' | 'get' | 'changesSince'> {
+  update(update: GameUpdate): Promise<boolean>;
+}
+
+/** An update as a games part takes it (GameStore's `update`). */
+export interface GameUpdate {
+  record: GameRecord;
+  expectedVersion: number;
+  event: StateEvent | undefined;
+  index: GameIndex;
+  /** The stored record of `expectedVersion`, when the caller knew it: only what differs from it is written. */
+  stored: GameRecord | undefined;
+}
 
 /** The pages of games, and the games whose clocks the service's timers watch. */
 export type ListingPart = Pick<GameStore, 'clockedGames' | 'listGames' | 'ongoingGames'>;
@@ -66,10 +82,15 @@ export abstract class StoreOfParts implements Store {
     record: GameRecord,
     expectedVersion: number,
     event?: StateEvent,
-    index?: GameIndex,
+    index: GameIndex = NO_INDEX,
     previous?: GameRecord,
   ): Promise<boolean> {
-    return this.parts.games.update(record, expectedVersion, event, index, previous);
+    // Refused alike by every adapter, before its part sees it.
+    const refused = loggedVersionError(record, expectedVersion, event);
+    if (refused) return Promise.reject(refused);
+    // The version check makes `previous` (of expectedVersion) the stored record, so only what differs is written.
+    const stored = previous?.version === expectedVersion ? previous : undefined;
+    return this.parts.games.update({ record, expectedVersion, event, index, stored });
   }
 
   changesSince(id: string, afterVersion: number): Promise<StoredChange[]> {

@@ -12,9 +12,9 @@ import { cappedEngineGameOf } from '../../domain/engineGames.ts';
 import type { GameRecord } from '../../domain/game.ts';
 import { eventJsonOf } from '../../domain/views.ts';
 import { engineGamesLimited, engineGamesOf } from '../engineGames.ts';
-import type { GamesPart } from '../parts.ts';
+import type { GamesPart, GameUpdate } from '../parts.ts';
 import { RecentChanges } from '../recentChanges.ts';
-import { loggedVersionError, NO_INDEX, type GameIndex, type StateEvent, type StoredChange } from '../store.ts';
+import { NO_INDEX, type GameIndex, type StoredChange } from '../store.ts';
 
 export class MemoryGames implements GamesPart {
   readonly records = new Map<string, string>();
@@ -53,9 +53,7 @@ export class MemoryGames implements GamesPart {
     return Promise.resolve(json === undefined ? undefined : (JSON.parse(json) as GameRecord));
   }
 
-  update(record: GameRecord, expectedVersion: number, event?: StateEvent, index = NO_INDEX): Promise<boolean> {
-    const refused = loggedVersionError(record, expectedVersion, event);
-    if (refused) return Promise.reject(refused);
+  update({ record, expectedVersion, event, index }: GameUpdate): Promise<boolean> {
     const json = this.records.get(record.id);
     if (json === undefined || (JSON.parse(json) as GameRecord).version !== expectedVersion)
       return Promise.resolve(false);
