@@ -11,7 +11,7 @@
 import { DEFAULT_BLACK, DEFAULT_WHITE } from '../domain/types.ts';
 import type { ListQuery } from './store.ts';
 
-type Seat = 'white_id' | 'black_id';
+export type Seat = 'white_id' | 'black_id';
 
 /**
  * The player a seat holds when no one named it (DECISIONS §13): the seat indexes leave it out (sqlite migration 0016,
@@ -24,7 +24,7 @@ const UNNAMED: Record<Seat, string> = { white_id: DEFAULT_WHITE.id, black_id: DE
  * one (true, since the player is not): the condition of the seat's index, which a database uses an index of part of
  * a table only when the query states. The unnamed player's own seat is read from the index of every game.
  */
-const seatIs = (seat: Seat, player: string, param: string): string =>
+export const seatIs = (seat: Seat, player: string, param: string): string =>
   player === UNNAMED[seat] ? `${seat} = ${param}` : `${seat} = ${param} AND ${seat} <> '${UNNAMED[seat]}'`;
 
 /**

@@ -6,7 +6,7 @@
  * That is what keeps a dead instance's real-time seeks from being paired before their lease lapses (seeks.ts).
  *
  * The connection does nothing but stay open. When it drops while the process lives (a database restart, a network
- * cut), it reconnects with backoff (100 ms doubling to 5 s, postgres/keptConnection.ts); meanwhile the other instances take this one for dead,
+ * cut), it reconnects with backoff (100 ms doubling to 5 s, keptConnection.ts); meanwhile the other instances take this one for dead,
  * which only delays the pairing of its seeks.
  *
  * ```ts
@@ -15,7 +15,7 @@
  * await presence.close();
  * ```
  */
-import { KeptConnection } from './postgres/keptConnection.ts';
+import { KeptConnection } from './keptConnection.ts';
 
 /** What the `application_name` of an instance's presence starts with; its store's id follows. */
 export const INSTANCE_APPLICATION = 'chess-instance ';

@@ -10,17 +10,18 @@
  * far as the payload's 8,000 bytes allow, its event, so that other instances need not read it back.
  *
  * ```ts
- * const writes = new PostgresWrites(pool, call => run(call));
- * await writes.update(next, previous.version, event, index, previous); // true: saved
+ * const writes = new PostgresWrites(pool);
+ * await writes.update(next, previous.version, event, index, previous); // true: saved (previous: the stored record)
  * ```
  */
-import { eventJsonOf } from '../domain/views.ts';
+import { eventJsonOf } from '../../domain/views.ts';
 import type pg from 'pg';
-import type { GameRecord } from '../domain/game.ts';
-import type { GameIndex } from '../domain/transitions.ts';
-import { CHANGES_CHANNEL } from './notifications.ts';
-import { dataOf, lineDelta, type LineDelta } from './rows.ts';
-import type { StateEvent } from './store.ts';
+import type { GameRecord } from '../../domain/game.ts';
+import type { GameIndex } from '../../domain/transitions.ts';
+import { CHANGES_CHANNEL } from '../notifications.ts';
+import { run } from '../postgresTransaction.ts';
+import { dataOf, lineDelta, type LineDelta } from '../rows.ts';
+import type { StateEvent } from '../store.ts';
 
 const noop = () => undefined;
 
@@ -109,10 +110,7 @@ SELECT id FROM updated, (SELECT count(*) FROM announced) AS sent`;
 export class PostgresWrites {
   private pending: Write[] = [];
 
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly run: <T>(call: () => Promise<T>) => Promise<T>,
-  ) {}
+  constructor(private readonly pool: pg.Pool) {}
 
   create(record: GameRecord, index: GameIndex, event?: StateEvent): Promise<boolean> {
     return this.enqueue('create', record, 0, event, index, lineDelta(undefined, record));
@@ -125,16 +123,15 @@ export class PostgresWrites {
     return (await this.statement([write], client)).has(record.id);
   }
 
+  /** `stored`: the record of `expected`, if known, whose moves rows are those stored; only what differs is written. */
   update(
     record: GameRecord,
     expected: number,
     event: StateEvent | undefined,
     index: GameIndex,
-    previous?: GameRecord,
+    stored?: GameRecord,
   ): Promise<boolean> {
-    // The version check makes `previous` (of `expected`) the stored line, so only what differs is written.
-    const line = lineDelta(previous?.version === expected ? previous : undefined, record);
-    return this.enqueue('update', record, expected, event, index, line);
+    return this.enqueue('update', record, expected, event, index, lineDelta(stored, record));
   }
 
   private enqueue(
@@ -164,7 +161,7 @@ export class PostgresWrites {
   private async commit(batch: Write[]): Promise<void> {
     let saved: Set<string>;
     try {
-      saved = await this.run(() => this.statement(batch));
+      saved = await run(() => this.statement(batch));
     } catch (error) {
       if (batch.length === 1 || (error as { code?: unknown }).code === 'UNAVAILABLE') {
         for (const write of batch) write.reject(error);
