@@ -179,7 +179,10 @@ export class ChangeListener {
     }
   }
 
-  /** The connection is up: after a drop, whatever was committed while nobody listened is in the log, and every stream reads it. */
+  /**
+   * The connection is up: after a drop, whatever was committed while nobody listened is in the log, and every stream
+   * reads it.
+   */
   private up(again: boolean): void {
     if (again) {
       this.log.info('change announcements restored');

@@ -53,7 +53,7 @@ export interface ChangeNotification {
 }
 
 /**
- * The changes a payload of the changes channel announces: a JSON array of `{g, v, d, t, w, b, e}` (postgresWrites.ts
+ * The changes a payload of the changes channel announces: a JSON array of `{g, v, d, t, w, b, e}` (postgres/writes.ts
  * builds it), one item per saved change of a batch; the items of another form are left out.
  */
 export function parseChangeNotifications(payload: string | undefined): ChangeNotification[] {

@@ -31,7 +31,7 @@ export function isUnavailable(error: unknown): boolean {
   return true;
 }
 
-/** Runs a database call (a query on the pool, or a transaction), turning "cannot reach the database" into UNAVAILABLE. */
+/** Runs a database call (a query, or a transaction), turning "cannot reach the database" into UNAVAILABLE. */
 export async function run<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();

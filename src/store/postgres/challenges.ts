@@ -1,7 +1,7 @@
 /**
- * The shared store's challenges (postgres.ts): the SQL of challenges.ts, each write announcing what it wrote to every
- * instance (CHALLENGES_CHANNEL) when it commits. With a bound on a challenger's pending challenges, the count and the
- * insert are one transaction under the challenger's advisory lock (locks.ts), which every instance takes.
+ * The shared store's challenges (postgres.ts): the SQL of ../challenges.ts, each write announcing what it wrote to
+ * every instance (CHALLENGES_CHANNEL) when it commits. With a bound on a challenger's pending challenges, the count
+ * and the insert are one transaction under the challenger's advisory lock (locks.ts), which every instance takes.
  *
  * ```ts
  * const challenges = new PostgresChallenges(pool);

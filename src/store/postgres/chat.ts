@@ -1,5 +1,5 @@
 /**
- * The shared store's chat (postgres.ts): the SQL of chat.ts. A line is counted against its writer's rate, numbered
+ * The shared store's chat (postgres.ts): the SQL of ../chat.ts. A line is counted against its writer's rate, numbered
  * after its game's latest, added and its room trimmed in one transaction under two advisory locks (locks.ts): its
  * writer's and its game's, which every instance takes; once it commits, every instance hears of it (CHAT_CHANNEL).
  *

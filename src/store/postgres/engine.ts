@@ -1,6 +1,6 @@
 /**
- * The shared store's side of games against the computer (postgres.ts): the engine's turns (engineTurns.ts), a lease
- * per game, and the bound of a player's ongoing real-time games against it (engineGames.ts): counted and, below it,
+ * The shared store's side of games against the computer (postgres.ts): the engine's turns (../engineTurns.ts), a lease
+ * per game, and the bound of a player's ongoing real-time games against it (../engineGames.ts): counted and, below it,
  * the game inserted, in one transaction under the player's advisory lock (locks.ts), which every instance takes.
  *
  * ```ts

@@ -6,8 +6,8 @@
  * That is what keeps a dead instance's real-time seeks from being paired before their lease lapses (seeks.ts).
  *
  * The connection does nothing but stay open. When it drops while the process lives (a database restart, a network
- * cut), it reconnects with backoff (100 ms doubling to 5 s, keptConnection.ts); meanwhile the other instances take this one for dead,
- * which only delays the pairing of its seeks.
+ * cut), it reconnects with backoff (100 ms doubling to 5 s, keptConnection.ts); meanwhile the other instances take
+ * this one for dead, which only delays the pairing of its seeks.
  *
  * ```ts
  * const presence = new InstancePresence(url, instanceId, error => log.warn(error.message));

@@ -1,5 +1,5 @@
 /**
- * The shared store's presence at games (postgres.ts, presence.ts): the SQL of presence.ts, and lists of games and
+ * The shared store's presence at games (postgres.ts, ../presence.ts): the SQL of ../presence.ts, and lists of games and
  * players as PostgreSQL's arrays.
  *
  * ```ts

@@ -1,5 +1,5 @@
 /**
- * The shared store's seeks (seeks.ts) on PostgreSQL. A new seek is inserted under an advisory lock of its player, so
+ * The shared store's seeks (../seeks.ts) on PostgreSQL. A new seek is inserted under an advisory lock of its player, so
  * that one player's inserts run one at a time on every instance and each counts what the one before committed: the
  * player's other real-time seeks are withdrawn (and the withdrawal announced, so that the instance holding their
  * requests ends them), or a correspondence seek past the bound is refused. A real-time seek is held by the store that

@@ -1,5 +1,5 @@
 /**
- * The shared store's player tokens and bots (postgres.ts, tokens.ts), and the players known by their tokens. A token
+ * The shared store's player tokens and bots (postgres.ts, ../tokens.ts), and the players known by their tokens. A token
  * issued or revoked is announced to every instance (TOKENS_CHANNEL) by the statement that writes it.
  *
  * ```ts

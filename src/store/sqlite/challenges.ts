@@ -1,5 +1,5 @@
 /**
- * The embedded store's challenges (sqlite.ts): the SQL of challenges.ts as SQLite takes it (params.ts). A challenge
+ * The embedded store's challenges (sqlite.ts): the SQL of ../challenges.ts as SQLite takes it (params.ts). A challenge
  * is counted against its challenger's pending ones and inserted in one write transaction of the group commit: no
  * other write comes between.
  *

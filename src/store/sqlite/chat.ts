@@ -1,7 +1,7 @@
 /**
- * The embedded store's chat (sqlite.ts): the SQL of chat.ts as SQLite takes it (params.ts). A line is counted against
- * its writer's rate, added and its room trimmed in one write transaction of the group commit: no other write comes
- * between.
+ * The embedded store's chat (sqlite.ts): the SQL of ../chat.ts as SQLite takes it (params.ts). A line is counted
+ * against its writer's rate, added and its room trimmed in one write transaction of the group commit: no other write
+ * comes between.
  *
  * ```ts
  * const chat = new SqliteChat(connection);

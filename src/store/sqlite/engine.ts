@@ -1,7 +1,7 @@
 /**
- * The embedded store's side of games against the computer (sqlite.ts): the engine's turns (engineTurns.ts), a lease
+ * The embedded store's side of games against the computer (sqlite.ts): the engine's turns (../engineTurns.ts), a lease
  * per game claimed in the group commit, and the count of a player's ongoing real-time games against it
- * (engineGames.ts), read inside the write transaction that inserts a new one (games.ts): one writer at a time, so no
+ * (../engineGames.ts), read inside the write transaction that inserts a new one (games.ts): one writer at a time, so no
  * other game comes between the count and the insert.
  *
  * ```ts

@@ -1,5 +1,5 @@
 /**
- * The embedded store's presence at games (sqlite.ts, presence.ts): the SQL of presence.ts as SQLite takes it
+ * The embedded store's presence at games (sqlite.ts, ../presence.ts): the SQL of ../presence.ts as SQLite takes it
  * (params.ts), and a list of games read as JSON.
  *
  * ```ts

@@ -1,5 +1,5 @@
 /**
- * The embedded store's seeks (seeks.ts): each change is one write of the store's group commit, judged and written in
+ * The embedded store's seeks (../seeks.ts): each change is one write of the store's group commit, judged and written in
  * one write transaction, so that no other write comes between a count and an insert or a check and a pairing.
  *
  * One process serves a SQLite file: the real-time seeks held by the process before it (killed or restarted, its

@@ -1,5 +1,5 @@
 /**
- * The embedded store's player tokens and bots (sqlite.ts, tokens.ts), and the players known by their tokens.
+ * The embedded store's player tokens and bots (sqlite.ts, ../tokens.ts), and the players known by their tokens.
  *
  * ```ts
  * const tokens = new SqliteTokens(connection);
