@@ -7,8 +7,8 @@
  *
  * ```ts
  * class MemoryGameStore extends StoreOfParts {
- *   protected readonly parts = memoryParts();
- *   ...
+ *   protected readonly parts: StoreParts = { games, listing: new MemoryListing(games), tokens: new MemoryTokens(), ... };
+ *   secret() { ... } // and ping, close
  * }
  * ```
  */
