@@ -22,13 +22,8 @@ export const CHAT_GAME_LOCK = 4_224_245;
 /** The first key of the advisory locks of seekers (the second is a hash of the player's id). */
 export const SEEKER_LOCK = 4_224_246;
 
-/**
- * The first key of the advisory locks of players making games against the computer (the second: the player's). It is
- * the seekers' key too, as it was given: a player's new seek and new game against the computer wait for each other,
- * which costs nothing at their rates. A key of its own would let instances of two versions count apart while a new
- * version rolls out, so it stays.
- */
-export const ENGINE_GAMES_LOCK = 4_224_246;
+/** The first key of the advisory locks of players making games against the computer (the second: the player's). */
+export const ENGINE_GAMES_LOCK = 4_224_247;
 
 /** Takes the advisory lock of `key` and `id` (hashed) for the rest of the client's transaction. */
 export async function lockFor(client: pg.PoolClient, key: number, id: string): Promise<void> {
