@@ -80,7 +80,7 @@ function layerOfSource(file: string, name: string, line: string): Layer | undefi
   if (file.startsWith('src/service/')) return 'service: cache, queue, commit';
   if (file === 'src/store/recentChanges.ts') return 'store: change log (in memory)';
   if (file.startsWith('src/store/')) {
-    // The transactions' closures read the highest seq before their writes (sqlite.ts, attach).
+    // The transactions' closures read the highest seq before their writes (sqlite/connection.ts, attach).
     if (/maxSeq|db\.transaction\(/.test(line) || /maxSeq/.test(name)) return "store: the listing's seq";
     return 'store: statements (games row, indexes, moves row)';
   }

@@ -47,6 +47,9 @@ const SUITES = {
     'test/bench',
     'test/engine-system',
   ],
+  // lichess's own clients (berserk, lichess-bot), whose sources are not in the repository: `npm run test:clients`
+  // with LICHESS_CLIENTS_DIR (test/clients/realClients.test.ts). Not part of `npm test`.
+  clients: ['test/clients'],
 } as const;
 
 /**
@@ -103,7 +106,7 @@ function run(suite: keyof typeof SUITES, coverage: boolean, extra: string[]): nu
 
 /** Test files in no suite: a new folder under test/ must join one, or its tests would never run. */
 function orphans(): string[] {
-  const listed = new Set([...testFiles('unit'), ...testFiles('system')]);
+  const listed = new Set([...testFiles('unit'), ...testFiles('system'), ...testFiles('clients')]);
   return readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
     .filter(name => name.endsWith('.test.ts'))
     .map(name => relative(ROOT, join(ROOT, 'test', name)))
@@ -119,8 +122,9 @@ if (unlisted.length > 0) {
   process.exitCode = 1;
 } else if (which === 'unit') process.exitCode = run('unit', false, extra);
 else if (which === 'system') process.exitCode = run('system', false, extra);
+else if (which === 'clients') process.exitCode = run('clients', false, extra);
 else if (which === 'all') process.exitCode = run('unit', true, extra) || run('system', false, extra);
 else {
-  process.stderr.write(`unknown suite '${which}': unit, system or all\n`);
+  process.stderr.write(`unknown suite '${which}': unit, system, clients or all\n`);
   process.exitCode = 2;
 }

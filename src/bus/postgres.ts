@@ -13,7 +13,7 @@
  * ```
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import {
   CHALLENGES_CHANNEL,
   CHAT_CHANNEL,
@@ -26,14 +26,24 @@ import {
   parseTokenNotification,
   TOKENS_CHANNEL,
 } from '../store/notifications.ts';
-import type { PlayerTokens } from '../service/tokens.ts';
+import { KeptConnection } from '../store/postgres/keptConnection.ts';
 import type { ChangeFeed } from './feed.ts';
 import type { PlayerFeed } from './players.ts';
 import type { Challenge } from '../domain/challenge.ts';
 import type { ChatLine } from '../domain/chat.ts';
 
-/** What hears of tokens issued or revoked elsewhere. */
-export type TokenListener = Pick<PlayerTokens, 'onIssued' | 'onRevoked' | 'onResync'>;
+/**
+ * What hears of tokens issued or revoked elsewhere (the service's player tokens). Declared here, beside the other
+ * listeners, so that the bus depends on no layer above it: the service's tokens fit it as they are.
+ */
+export interface TokenListener {
+  /** A token was issued: authentication is on from now on. */
+  onIssued(): void;
+  /** The token of this hash was revoked: it is refused from now on. */
+  onRevoked(hash: string): void;
+  /** Announcements may have been missed: whatever is remembered of tokens is asked of the store again. */
+  onResync(): void;
+}
 
 /** What follows the games changed on any instance: their clocks' deadlines and their latest versions. */
 export interface GameListener {
@@ -64,16 +74,12 @@ export interface ChatListener {
   announced(line: ChatLine): void;
 }
 
-const MIN_BACKOFF_MS = 100;
+/** The longest wait between two tries to reconnect. */
 const MAX_BACKOFF_MS = 2000;
 
 export class ChangeListener {
-  private client: pg.Client | undefined;
-  private closed = false;
-  private backoff = MIN_BACKOFF_MS;
-  private retry: NodeJS.Timeout | undefined;
-  private connectedOnce = false;
-
+  /** The listening connection, kept open (reconnected with backoff from 100 ms to MAX_BACKOFF_MS). */
+  private readonly connection: KeptConnection;
   private readonly feed: Pick<ChangeFeed, 'announce' | 'publish' | 'resync'>;
   private readonly tokens: TokenListener | undefined;
   private readonly games: GameListener | undefined;
@@ -89,7 +95,7 @@ export class ChangeListener {
   private readonly chat: ChatListener | undefined;
 
   constructor(
-    private readonly url: string,
+    url: string,
     listeners: {
       feed: Pick<ChangeFeed, 'announce' | 'publish' | 'resync'>; // the games' changes, for the game streams
       tokens?: TokenListener; // player tokens issued and revoked
@@ -111,88 +117,74 @@ export class ChangeListener {
     this.challenges = listeners.challenges;
     this.seeks = listeners.seeks;
     this.chat = listeners.chat;
+    this.connection = new KeptConnection({
+      url,
+      maxRetryMs: MAX_BACKOFF_MS,
+      setUp: async client => {
+        client.on('notification', message => this.heard(message));
+        await client.query(
+          `LISTEN ${CHANGES_CHANNEL}; LISTEN ${TOKENS_CHANNEL}; LISTEN ${CHALLENGES_CHANNEL}; LISTEN ${SEEKS_CHANNEL}; LISTEN ${CHAT_CHANNEL}; LISTEN ${this.syncChannel}; SET synchronous_commit = off`,
+        );
+      },
+      up: (_client, again) => this.up(again),
+      dropped: (why, closing) => {
+        this.failSyncs(new Error(`change announcements lost (${why})`));
+        if (!closing) this.log.warn(`change announcements lost (${why}); reconnecting`);
+      },
+      retryFailed: error => this.log.warn(`reconnecting for change announcements failed: ${String(error)}`),
+    });
   }
 
   /** Connects once; later drops reconnect by themselves. Rejects if the first connection fails. */
   async start(): Promise<void> {
-    await this.connect();
+    await this.connection.start();
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.retry);
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => undefined);
+  close(): Promise<void> {
+    return this.connection.close();
   }
 
-  private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 3000 });
-    let dropped = false;
-    const drop = (why: string) => {
-      if (dropped) return;
-      dropped = true;
-      if (this.client === client) this.client = undefined;
-      this.failSyncs(new Error(`change announcements lost (${why})`));
-      void client.end().catch(() => undefined);
-      if (this.closed) return;
-      this.log.warn(`change announcements lost (${why}); reconnecting`);
-      this.schedule();
-    };
-    client.on('error', error => drop(error.message));
-    client.on('end', () => drop('connection ended'));
-    client.on('notification', message => {
-      if (message.channel === this.syncChannel) {
-        if (message.payload === this.sentSync?.payload) this.syncDone();
-        return;
-      }
-      if (message.channel === CHALLENGES_CHANNEL) {
-        const challenge = parseChallengeNotification(message.payload);
-        if (challenge) this.challenges?.announced(challenge);
-        return;
-      }
-      if (message.channel === CHAT_CHANNEL) {
-        const line = parseChatNotification(message.payload);
-        if (line) this.chat?.announced(line);
-        return;
-      }
-      if (message.channel === SEEKS_CHANNEL) {
-        const seeks = parseSeekNotification(message.payload);
-        if (seeks) this.seeks?.announced(seeks.ended);
-        return;
-      }
-      if (message.channel === TOKENS_CHANNEL) {
-        const token = parseTokenNotification(message.payload);
-        if (token?.kind === 'issued') this.tokens?.onIssued();
-        else if (token?.kind === 'revoked') this.tokens?.onRevoked(token.hash);
-        return;
-      }
-      for (const change of parseChangeNotifications(message.payload)) {
-        // A change whose event came along goes to the streams as it is; another is read from the change log.
-        if (change.event) this.feed.publish({ gameId: change.gameId, version: change.version, event: change.event });
-        else this.feed.announce(change.gameId, change.version);
-        this.games?.announced(change.gameId, change.version, change.deadline);
-        if (change.transition) this.players?.announce({ ...change, transition: change.transition });
-      }
-    });
-    try {
-      await client.connect();
-      await client.query(
-        `LISTEN ${CHANGES_CHANNEL}; LISTEN ${TOKENS_CHANNEL}; LISTEN ${CHALLENGES_CHANNEL}; LISTEN ${SEEKS_CHANNEL}; LISTEN ${CHAT_CHANNEL}; LISTEN ${this.syncChannel}; SET synchronous_commit = off`,
-      );
-    } catch (error) {
-      dropped = true;
-      await client.end().catch(() => undefined);
-      throw error;
-    }
-    if (this.closed) {
-      await client.end().catch(() => undefined);
+  private heard(message: pg.Notification): void {
+    if (message.channel === this.syncChannel) {
+      if (message.payload === this.sentSync?.payload) this.syncDone();
       return;
     }
-    this.client = client;
-    this.backoff = MIN_BACKOFF_MS;
-    // Whatever was committed while nobody listened is in the log: every stream reads it.
-    if (this.connectedOnce) {
+    if (message.channel === CHALLENGES_CHANNEL) {
+      const challenge = parseChallengeNotification(message.payload);
+      if (challenge) this.challenges?.announced(challenge);
+      return;
+    }
+    if (message.channel === CHAT_CHANNEL) {
+      const line = parseChatNotification(message.payload);
+      if (line) this.chat?.announced(line);
+      return;
+    }
+    if (message.channel === SEEKS_CHANNEL) {
+      const seeks = parseSeekNotification(message.payload);
+      if (seeks) this.seeks?.announced(seeks.ended);
+      return;
+    }
+    if (message.channel === TOKENS_CHANNEL) {
+      const token = parseTokenNotification(message.payload);
+      if (token?.kind === 'issued') this.tokens?.onIssued();
+      else if (token?.kind === 'revoked') this.tokens?.onRevoked(token.hash);
+      return;
+    }
+    for (const change of parseChangeNotifications(message.payload)) {
+      // A change whose event came along goes to the streams as it is; another is read from the change log.
+      if (change.event) this.feed.publish({ gameId: change.gameId, version: change.version, event: change.event });
+      else this.feed.announce(change.gameId, change.version);
+      this.games?.announced(change.gameId, change.version, change.deadline);
+      if (change.transition) this.players?.announce({ ...change, transition: change.transition });
+    }
+  }
+
+  /**
+   * The connection is up: after a drop, whatever was committed while nobody listened is in the log, and every stream
+   * reads it.
+   */
+  private up(again: boolean): void {
+    if (again) {
       this.log.info('change announcements restored');
       this.feed.resync();
       this.tokens?.onResync();
@@ -203,7 +195,6 @@ export class ChangeListener {
         .catch((error: unknown) => this.log.warn(`re-arming challenge expiries failed: ${String(error)}`));
       this.seeks?.resynced().catch((error: unknown) => this.log.warn(`reading held seeks failed: ${String(error)}`));
     }
-    this.connectedOnce = true;
     if (this.nextSync) this.sendSync();
   }
 
@@ -216,7 +207,7 @@ export class ChangeListener {
    * connection is down (a reader then asks the store itself).
    */
   sync(): Promise<void> {
-    if (!this.client) return Promise.reject(new Error('change announcements are not being heard'));
+    if (!this.connection.client) return Promise.reject(new Error('change announcements are not being heard'));
     const waiters = (this.nextSync ??= deferred());
     if (!this.sentSync) this.sendSync();
     return waiters.promise;
@@ -224,7 +215,7 @@ export class ChangeListener {
 
   private sendSync(): void {
     const waiters = this.nextSync;
-    const client = this.client;
+    const client = this.connection.client;
     if (!waiters || !client) return;
     this.nextSync = undefined;
     const payload = String(++this.syncs);
@@ -247,18 +238,6 @@ export class ChangeListener {
     this.nextSync?.reject(error);
     this.sentSync = undefined;
     this.nextSync = undefined;
-  }
-
-  private schedule(): void {
-    clearTimeout(this.retry);
-    this.retry = setTimeout(() => {
-      this.connect().catch((error: unknown) => {
-        this.log.warn(`reconnecting for change announcements failed: ${String(error)}`);
-        this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
-        this.schedule();
-      });
-    }, this.backoff);
-    this.retry.unref();
   }
 }
 

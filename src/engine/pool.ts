@@ -69,6 +69,7 @@ export interface EnginePoolOptions {
   attempts?: number; // tries of one search on fresh processes after crashes or hangs; default 3
   retryStartMs?: number; // how long an engine that could not start is not tried again; default 5000
   random?: () => number; // for the choice among candidate lines of the weakest levels; default Math.random
+  now?: () => number; // ms of a monotonic clock, for the searches' budgets and waits; default performance.now
 }
 
 interface Job {
@@ -77,7 +78,7 @@ interface Job {
   readonly signal: AbortSignal | undefined;
   readonly askedAt: number;
   readonly player: string; // whose turn it waits for ('' for a request that names no player)
-  readonly deadline: number; // when its clock's share runs out (performance.now() time), Infinity without a clock
+  readonly deadline: number; // when its clock's share runs out (in the pool's `now` time), Infinity without a clock
   settled(): boolean; // answered, failed or aborted
   resolve(uci: string): void;
   reject(error: Error): void;
@@ -110,6 +111,7 @@ class UciEnginePool implements EnginePool {
   private readonly attempts: number;
   private readonly retryStartMs: number;
   private readonly random: () => number;
+  private readonly now: () => number;
   private running = 0;
   private closed = false;
   private startFailure: { message: string; at: number } | undefined;
@@ -119,13 +121,14 @@ class UciEnginePool implements EnginePool {
     if (!Number.isInteger(workers) || workers < 1)
       throw new RangeError(`workers must be a positive integer: ${workers}`);
     this.workers = Array.from({ length: workers }, () => ({ engine: undefined, starting: undefined, busy: false }));
+    this.now = options.now ?? (() => performance.now());
     try {
       this.path = options.enginePath ?? defaultEnginePath();
       this.command = engineCommand(this.path);
       // Said at once, as a failed start would say it: the service starts with a warning line, not silently.
       const problem = unrunnable(this.command);
       if (problem) {
-        this.startFailure = { message: problem, at: performance.now() };
+        this.startFailure = { message: problem, at: this.now() };
         options.log?.warn(`the computer opponent is unavailable: ${problem}`);
       }
     } catch (error) {
@@ -151,7 +154,7 @@ class UciEnginePool implements EnginePool {
     if (refusal) return Promise.reject(refusal);
     return new Promise<string>((resolve, reject) => {
       let settled = false;
-      const askedAt = performance.now();
+      const askedAt = this.now();
       const job: Job = {
         request,
         position: position.value,
@@ -164,7 +167,7 @@ class UciEnginePool implements EnginePool {
           if (settled) return;
           settled = true;
           signal?.removeEventListener('abort', abort);
-          this.options.metrics?.searched(request.level, (performance.now() - job.askedAt) / 1000);
+          this.options.metrics?.searched(request.level, (this.now() - job.askedAt) / 1000);
           resolve(uci);
         },
         reject: error => {
@@ -218,7 +221,7 @@ class UciEnginePool implements EnginePool {
   private refusal(): DomainError | undefined {
     if (this.closed) return unavailable('the engine is shut down');
     const failure = this.startFailure;
-    if (failure && performance.now() - failure.at < this.retryStartMs) {
+    if (failure && this.now() - failure.at < this.retryStartMs) {
       return unavailable(`the computer opponent is unavailable: ${failure.message}`);
     }
     return undefined;
@@ -265,7 +268,7 @@ class UciEnginePool implements EnginePool {
       }
       if (job.settled()) return ''; // aborted while its engine started
       // Its own budget, and no longer than lets the searches waiting after it answer within their clocks.
-      const now = performance.now();
+      const now = this.now();
       const own = moveBudgetMs(level, clock, job.position.turn, now - job.askedAt);
       const budget = sharedBudgetMs(own, job, this.queue.order(), now, this.workers.length);
       const plan = planSearch(level, engine.caps, budget);
@@ -316,7 +319,7 @@ class UciEnginePool implements EnginePool {
         (error: unknown) => {
           worker.starting = undefined;
           const message = error instanceof Error ? error.message : String(error);
-          this.startFailure = { message, at: performance.now() };
+          this.startFailure = { message, at: this.now() };
           this.options.log?.warn(`the computer opponent is unavailable: ${message}`);
           throw error;
         },

@@ -27,6 +27,15 @@ import type { StateEvent } from './store.ts';
 import type { Challenge } from '../domain/challenge.ts';
 import type { ChatLine } from '../domain/chat.ts';
 
+/** The JSON a payload holds, or undefined when it holds none (a payload of another form). */
+function jsonOf(payload: string | undefined): unknown {
+  try {
+    return JSON.parse(payload ?? '');
+  } catch {
+    return undefined;
+  }
+}
+
 /** The channel of game changes. */
 export const CHANGES_CHANNEL = 'chess_game_changes';
 
@@ -44,16 +53,11 @@ export interface ChangeNotification {
 }
 
 /**
- * The changes a payload of the changes channel announces: a JSON array of `{g, v, d, t, w, b, e}` (postgresWrites.ts
+ * The changes a payload of the changes channel announces: a JSON array of `{g, v, d, t, w, b, e}` (postgres/writes.ts
  * builds it), one item per saved change of a batch; the items of another form are left out.
  */
 export function parseChangeNotifications(payload: string | undefined): ChangeNotification[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(payload ?? '');
-  } catch {
-    return [];
-  }
+  const parsed = jsonOf(payload);
   if (!Array.isArray(parsed)) return [];
   return parsed.flatMap((item: unknown) => {
     const { g, v, d, t, w, b, e } = (item ?? {}) as Record<string, unknown>;
@@ -77,12 +81,7 @@ export const CHALLENGES_CHANNEL = 'chess_challenges';
  * bytes, far below NOTIFY's 8000), or undefined for a payload of another form.
  */
 export function parseChallengeNotification(payload: string | undefined): Challenge | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(payload ?? '');
-  } catch {
-    return undefined;
-  }
+  const parsed = jsonOf(payload);
   const { id, version, status } = (parsed ?? {}) as Record<string, unknown>;
   if (typeof id !== 'string' || !Number.isSafeInteger(version)) return undefined;
   return ['created', 'accepted', 'declined', 'canceled'].includes(status as string) ? (parsed as Challenge) : undefined;
@@ -96,12 +95,7 @@ export const SEEKS_CHANNEL = 'chess_seeks';
 
 /** The seeks a payload of the seeks channel announces no longer open, or undefined for a payload of another form. */
 export function parseSeekNotification(payload: string | undefined): { ended: string[] } | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(payload ?? '');
-  } catch {
-    return undefined;
-  }
+  const parsed = jsonOf(payload);
   const { paired, gameId, withdrawn } = (parsed ?? {}) as Record<string, unknown>;
   const ids = (value: unknown): value is string[] => Array.isArray(value) && value.every(id => typeof id === 'string');
   if (ids(paired) && typeof gameId === 'string') return { ended: paired };
@@ -117,12 +111,7 @@ export const CHAT_CHANNEL = 'chess_chat';
  * far below NOTIFY's 8000 bytes), or undefined for a payload of another form.
  */
 export function parseChatNotification(payload: string | undefined): ChatLine | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(payload ?? '');
-  } catch {
-    return undefined;
-  }
+  const parsed = jsonOf(payload);
   const { gameId, seq, room, player, text, at } = (parsed ?? {}) as Record<string, unknown>;
   const { id, displayName } = (player ?? {}) as Record<string, unknown>;
   const valid =

@@ -1,16 +1,9 @@
 /** Picks the store adapter from DATABASE_URL: `postgres://...` for PostgreSQL, a path or `sqlite:PATH` for SQLite. */
 import { PostgresGameStore, type PostgresOptions } from './postgres.ts';
 import { describeFailure, SqliteGameStore } from './sqlite.ts';
-import type { GameStore } from './store.ts';
-import type { TokenStore } from './tokens.ts';
-import type { SeekStore } from './seeks.ts';
-import type { PresenceStore } from './presence.ts';
-import type { EngineTurnStore } from './engineTurns.ts';
-import type { ChallengeStore } from './challenges.ts';
-import type { ChatStore } from './chat.ts';
+import type { Store } from './parts.ts';
 
-/** What an adapter keeps: games, player tokens, challenges, seeks, chat lines, presence and the engine's turns. */
-export type Store = GameStore & TokenStore & ChallengeStore & SeekStore & ChatStore & PresenceStore & EngineTurnStore;
+export type { Store };
 
 /** The store named by DATABASE_URL could not be opened: one line that names the setting, for the start-up. */
 export class StoreOpenError extends Error {

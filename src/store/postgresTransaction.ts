@@ -5,7 +5,10 @@
  * Here a listener is attached for the whole checkout, the work runs between BEGIN and COMMIT (ROLLBACK when it
  * throws), and a client whose connection failed is released with its error, so that the pool discards it instead
  * of lending it again. The work's own failure is what the caller sees: a lost connection rejects its pending query,
- * which the store's `run` turns into UNAVAILABLE (503).
+ * which `run` turns into UNAVAILABLE (503).
+ *
+ * The rest of the PostgreSQL store is in postgres/; this file stays here, where test/store/postgresTransaction.test.ts
+ * finds it as the only file of the service that checks a client out (`pool.connect`).
  *
  * ```ts
  * const count = await transaction(pool, async client => {
@@ -15,6 +18,7 @@
  * ```
  */
 import type pg from 'pg';
+import { DomainError } from '../domain/errors.ts';
 
 /**
  * Connection-level failures: no SQLSTATE (sockets, timeouts, a pool that cannot connect), or a SQLSTATE of
@@ -25,6 +29,24 @@ export function isUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return /^(08|53|57P)/.test(code);
   return true;
+}
+
+/** Runs a database call (a query, or a transaction), turning "cannot reach the database" into UNAVAILABLE. */
+export async function run<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!isUnavailable(error)) throw error;
+    const code = (error as { code?: unknown }).code;
+    throw new DomainError(
+      'UNAVAILABLE',
+      code === '53100'
+        ? "the database server's disk is full; try again once space is freed"
+        : typeof code === 'string' && code.startsWith('53')
+          ? `the database server is out of resources (${code}); try again shortly`
+          : 'the database is unreachable; try again shortly',
+    );
+  }
 }
 
 /** Thrown by `work` to end the transaction with a ROLLBACK and answer `value`: a refusal that changes nothing. */

@@ -91,7 +91,7 @@ export function lineDelta(previous: GameRecord | undefined, next: GameRecord): L
 }
 
 /**
- * The last rows of a line as a games row of the embedded store keeps them (sqliteStatements.ts): the line's rows
+ * The last rows of a line as a games row of the embedded store keeps them (sqlite/moves.ts): the line's rows
  * from `tailFrom` on, each as its UCI and clock, are in the row's data instead of game_moves (`tail`, absent when
  * none), so that a move writes the games row alone until the tail is full.
  */

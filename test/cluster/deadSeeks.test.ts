@@ -15,7 +15,7 @@ import pg from 'pg';
 import { startServer, type ServerProcess } from '../helpers/server.ts';
 import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
 import { WAIT_MS } from '../stream/helpers.ts';
-import { INSTANCE_APPLICATION } from '../../src/store/postgresInstance.ts';
+import { INSTANCE_APPLICATION } from '../../src/store/postgres/instance.ts';
 
 const skip = await postgresSkip();
 const SERVICE = 'dead-seeks-service-token';

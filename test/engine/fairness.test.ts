@@ -147,7 +147,14 @@ test('the pool: one player’s 30 queued searches delay another player’s one s
 
 test('the pool: a burst of clocked searches is given move times that fit every game’s share of its clock', async (t: TestContext) => {
   const fake = fakeEngine({ searchMs: 60_000 }); // thinks its whole move time
-  const pool = createEnginePool({ enginePath: fake.path });
+  // The budgets' clock is virtual: time passes only as the engine thinks (the move times it was given so far), so
+  // the figures are the clocks' shares alone, whatever a busy machine adds to each search's start.
+  const thought = () =>
+    fake
+      .commands()
+      .filter(c => c.line.startsWith('go'))
+      .reduce((sum, c) => sum + Number(/movetime (\d+)/.exec(c.line)![1]), 0);
+  const pool = createEnginePool({ enginePath: fake.path, now: thought });
   t.after(async () => {
     await pool.close();
     fake.remove();

@@ -22,7 +22,7 @@ import type { Result } from '../../src/domain/errors.ts';
 import { newGame, restoreGame, type Change, type Game, type GameRecord } from '../../src/domain/game.ts';
 import { gameStateOf, legalMovesOf } from '../../src/domain/views.ts';
 import { isOver } from '../../src/domain/status.ts';
-import { storedRecords } from '../../src/store/sqliteStatements.ts';
+import { storedRecords } from '../../src/store/sqlite/moves.ts';
 import { apply, random, type Op } from '../helpers/serialOrder.ts';
 import { startServer, type ServerProcess } from '../helpers/server.ts';
 

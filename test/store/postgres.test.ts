@@ -3,7 +3,7 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import pg from 'pg';
 import { CHANGES_CHANNEL, parseChangeNotifications } from '../../src/store/notifications.ts';
 import { PostgresGameStore } from '../../src/store/postgres.ts';
-import { INSTANCE_APPLICATION, InstancePresence } from '../../src/store/postgresInstance.ts';
+import { INSTANCE_APPLICATION, InstancePresence } from '../../src/store/postgres/instance.ts';
 import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/postgres.ts';
 import { runChallengeStoreContract } from './challengeStore.contract.ts';
 import { runSeekStoreContract } from './seekStore.contract.ts';

@@ -1,5 +1,5 @@
 /**
- * The checkpoint thread of a SQLite store (see sqlite.ts): a worker with a connection of its own that copies
+ * The checkpoint thread of a SQLite store (see connection.ts): a worker with a connection of its own that copies
  * committed pages from the WAL into the database file when asked, so that commits rarely wait for a checkpoint.
  *
  * ```ts

@@ -1,34 +1,24 @@
 /**
- * The shared store's seeks (seeks.ts) on PostgreSQL. A new seek is inserted under an advisory lock of its player, so
+ * The shared store's seeks (../seeks.ts) on PostgreSQL. A new seek is inserted under an advisory lock of its player, so
  * that one player's inserts run one at a time on every instance and each counts what the one before committed: the
  * player's other real-time seeks are withdrawn (and the withdrawal announced, so that the instance holding their
  * requests ends them), or a correspondence seek past the bound is refused. A real-time seek is held by the store that
- * inserted it; it is paired only while its holder's presence is connected to the database (postgresInstance.ts),
+ * inserted it; it is paired only while its holder's presence is connected to the database (instance.ts),
  * which a killed or restarted process's is not.
  *
  * ```ts
- * const seeks = new PostgresSeeks(pool, run, presence.instanceId);
+ * const seeks = new PostgresSeeks(pool, presence.instanceId);
  * await seeks.insertSeek(seek, 10);
  * ```
  */
 import type pg from 'pg';
-import type { Seek } from '../domain/seek.ts';
-import { SEEKS_CHANNEL } from './notifications.ts';
-import { LIVE_SQL } from './postgresInstance.ts';
-import { Rollback, transaction } from './postgresTransaction.ts';
-import {
-  pairColumns,
-  SEEK_COLUMNS,
-  SEEK_SQL,
-  seekColumns,
-  seekOf,
-  type InsertedSeek,
-  type SeekRow,
-  type SeekStore,
-} from './seeks.ts';
-
-/** The first key of the advisory locks of seekers (the second is a hash of the player's id). */
-export const SEEKER_LOCK = 4_224_246;
+import type { Seek } from '../../domain/seek.ts';
+import { SEEKS_CHANNEL } from '../notifications.ts';
+import { Rollback, run, transaction } from '../postgresTransaction.ts';
+import { pairColumns, SEEK_COLUMNS, SEEK_SQL, seekColumns, seekOf } from '../seeks.ts';
+import type { InsertedSeek, SeekRow, SeekStore } from '../seeks.ts';
+import { LIVE_SQL } from './instance.ts';
+import { lockFor, SEEKER_LOCK } from './locks.ts';
 
 /** A seek's holder is alive: none (correspondence), this instance (`$me`), or one whose presence is connected. */
 const holderAlive = (me: string) => `(holder IS NULL OR holder = ${me} OR holder IN ${LIVE_SQL})`;
@@ -46,7 +36,6 @@ const LOCK_PAIR_SQL = `SELECT id FROM seeks WHERE id = ANY($1) AND status = 'ope
 export class PostgresSeeks implements SeekStore {
   constructor(
     private readonly pool: pg.Pool,
-    private readonly run: <T>(call: () => Promise<T>) => Promise<T>,
     /** This store's id: the holder of the real-time seeks it inserts. */
     private readonly instanceId: string,
   ) {}
@@ -54,9 +43,9 @@ export class PostgresSeeks implements SeekStore {
   insertSeek(seek: Seek, maxCorrespondence = Infinity): Promise<InsertedSeek> {
     const values = seekColumns(seek, this.instanceId);
     const realTime = values[7] !== null;
-    return this.run(() =>
+    return run(() =>
       transaction<InsertedSeek>(this.pool, async client => {
-        await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SEEKER_LOCK, seek.player.id]);
+        await lockFor(client, SEEKER_LOCK, seek.player.id);
         if (!realTime && maxCorrespondence !== Infinity) {
           const { rows } = await client.query<{ n: string }>(SEEK_SQL.countCorrespondence, [seek.player.id]);
           if (Number(rows[0]!.n) >= maxCorrespondence) return { result: 'limit', withdrawn: [] };
@@ -76,20 +65,20 @@ export class PostgresSeeks implements SeekStore {
   }
 
   seek(id: string): Promise<Seek | undefined> {
-    return this.run(async () => {
+    return run(async () => {
       const row = (await this.pool.query<SeekRow>(SEEK_SQL.select, [id])).rows[0];
       return row && seekOf(row);
     });
   }
 
   openSeeks(pool: string, now: number, limit: number): Promise<Seek[]> {
-    return this.run(async () =>
+    return run(async () =>
       (await this.pool.query<SeekRow>(OPEN_SQL, [pool, now, limit, this.instanceId])).rows.map(seekOf),
     );
   }
 
   pairSeeks(a: Seek, b: Seek): Promise<boolean> {
-    return this.run(() =>
+    return run(() =>
       transaction(this.pool, async client => {
         const { rowCount } = await client.query(LOCK_PAIR_SQL, [[a.id, b.id], this.instanceId]);
         if (rowCount !== 2) throw new Rollback(false);
@@ -105,11 +94,11 @@ export class PostgresSeeks implements SeekStore {
   }
 
   withdrawSeek(id: string): Promise<boolean> {
-    return this.run(async () => (await this.pool.query(SEEK_SQL.withdraw, [id])).rowCount === 1);
+    return run(async () => (await this.pool.query(SEEK_SQL.withdraw, [id])).rowCount === 1);
   }
 
   keepSeeksAlive(ids: readonly string[], aliveUntil: number): Promise<void> {
-    return this.run(async () => {
+    return run(async () => {
       await this.pool.query("UPDATE seeks SET alive_until = $2 WHERE status = 'open' AND id = ANY($1)", [
         [...ids],
         aliveUntil,
@@ -118,6 +107,6 @@ export class PostgresSeeks implements SeekStore {
   }
 
   seeksWithoutGame(since: number): Promise<Seek[]> {
-    return this.run(async () => (await this.pool.query<SeekRow>(SEEK_SQL.withoutGame, [since])).rows.map(seekOf));
+    return run(async () => (await this.pool.query<SeekRow>(SEEK_SQL.withoutGame, [since])).rows.map(seekOf));
   }
 }

@@ -10,8 +10,8 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { DomainError } from '../domain/errors.ts';
-import { migrations } from './migrations.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { migrations } from '../migrations.ts';
 
 /** The file a store has open: its device and inode, to tell when the path no longer names it. */
 export interface FileIdentity {

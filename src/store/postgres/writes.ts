@@ -10,17 +10,18 @@
  * far as the payload's 8,000 bytes allow, its event, so that other instances need not read it back.
  *
  * ```ts
- * const writes = new PostgresWrites(pool, call => run(call));
- * await writes.update(next, previous.version, event, index, previous); // true: saved
+ * const writes = new PostgresWrites(pool);
+ * await writes.update(next, previous.version, event, index, previous); // true: saved (previous: the stored record)
  * ```
  */
-import { eventJsonOf } from '../domain/views.ts';
+import { eventJsonOf } from '../../domain/views.ts';
 import type pg from 'pg';
-import type { GameRecord } from '../domain/game.ts';
-import type { GameIndex } from '../domain/transitions.ts';
-import { CHANGES_CHANNEL } from './notifications.ts';
-import { dataOf, lineDelta, type LineDelta } from './rows.ts';
-import type { StateEvent } from './store.ts';
+import type { GameRecord } from '../../domain/game.ts';
+import type { GameIndex } from '../../domain/transitions.ts';
+import { CHANGES_CHANNEL } from '../notifications.ts';
+import { run } from '../postgresTransaction.ts';
+import { dataOf, lineDelta, type LineDelta } from '../rows.ts';
+import type { StateEvent } from '../store.ts';
 
 const noop = () => undefined;
 
@@ -50,6 +51,17 @@ const announcementSql = (transition: string) =>
 const moves = (first: number) =>
   `unnest($${first}::text[], $${first + 1}::int[], $${first + 2}::text[], $${first + 3}::bigint[]) AS m (game_id, ply, uci, clock)`;
 
+/**
+ * The statements' common steps, after the games rows are written (`written`: the CTE of the ids saved): the changes'
+ * events logged and the moves rows inserted, from the four arrays of parameter `$firstMove` on.
+ */
+const loggedAndMoves = (written: 'inserted' | 'updated', firstMove: number) => `logged AS (
+  INSERT INTO game_changes (game_id, version, event)
+  SELECT b.id, b.version, b.event FROM batch b JOIN ${written} USING (id) WHERE b.event IS NOT NULL
+), moves AS (
+  INSERT INTO game_moves (game_id, ply, uci, clock)
+  SELECT m.game_id, m.ply, m.uci, m.clock FROM ${moves(firstMove)} WHERE m.game_id IN (SELECT id FROM ${written})`;
+
 const CREATE_SQL = `
 WITH batch AS (
   SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[],
@@ -59,12 +71,7 @@ WITH batch AS (
   INSERT INTO games (id, version, created_at, data, deadline, white_id, black_id, ended, seq)
   SELECT id, version, created_at, data, deadline, white_id, black_id, ended, nextval('games_seq') FROM batch
   ON CONFLICT (id) DO NOTHING RETURNING id
-), logged AS (
-  INSERT INTO game_changes (game_id, version, event)
-  SELECT b.id, b.version, b.event FROM batch b JOIN inserted USING (id) WHERE b.event IS NOT NULL
-), moves AS (
-  INSERT INTO game_moves (game_id, ply, uci, clock)
-  SELECT m.game_id, m.ply, m.uci, m.clock FROM ${moves(11)} WHERE m.game_id IN (SELECT id FROM inserted)
+), ${loggedAndMoves('inserted', 11)}
 ), announced AS (
   SELECT pg_notify('${CHANGES_CHANNEL}', json_agg(${announcementSql(`CASE WHEN b.ended = 1 THEN NULL ELSE 's' END`)})::text)
   FROM batch b JOIN inserted USING (id) HAVING count(*) > 0
@@ -87,12 +94,7 @@ WITH batch AS (
                      seq = nextval('games_seq')
   FROM batch b WHERE g.id = b.id AND g.version = b.expected
   RETURNING g.id, g.white_id, g.black_id
-), logged AS (
-  INSERT INTO game_changes (game_id, version, event)
-  SELECT b.id, b.version, b.event FROM batch b JOIN updated USING (id) WHERE b.event IS NOT NULL
-), moves AS (
-  INSERT INTO game_moves (game_id, ply, uci, clock)
-  SELECT m.game_id, m.ply, m.uci, m.clock FROM ${moves(10)} WHERE m.game_id IN (SELECT id FROM updated)
+), ${loggedAndMoves('updated', 10)}
   ON CONFLICT (game_id, ply) DO UPDATE SET uci = excluded.uci, clock = excluded.clock
 ), cut AS (
   DELETE FROM game_moves m USING batch b, updated u WHERE u.id = b.id AND m.game_id = b.id AND m.ply >= b.length
@@ -108,10 +110,7 @@ SELECT id FROM updated, (SELECT count(*) FROM announced) AS sent`;
 export class PostgresWrites {
   private pending: Write[] = [];
 
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly run: <T>(call: () => Promise<T>) => Promise<T>,
-  ) {}
+  constructor(private readonly pool: pg.Pool) {}
 
   create(record: GameRecord, index: GameIndex, event?: StateEvent): Promise<boolean> {
     return this.enqueue('create', record, 0, event, index, lineDelta(undefined, record));
@@ -124,16 +123,15 @@ export class PostgresWrites {
     return (await this.statement([write], client)).has(record.id);
   }
 
+  /** `stored`: the record of `expected`, if known, whose moves rows are those stored; only what differs is written. */
   update(
     record: GameRecord,
     expected: number,
     event: StateEvent | undefined,
     index: GameIndex,
-    previous?: GameRecord,
+    stored?: GameRecord,
   ): Promise<boolean> {
-    // The version check makes `previous` (of `expected`) the stored line, so only what differs is written.
-    const line = lineDelta(previous?.version === expected ? previous : undefined, record);
-    return this.enqueue('update', record, expected, event, index, line);
+    return this.enqueue('update', record, expected, event, index, lineDelta(stored, record));
   }
 
   private enqueue(
@@ -163,7 +161,7 @@ export class PostgresWrites {
   private async commit(batch: Write[]): Promise<void> {
     let saved: Set<string>;
     try {
-      saved = await this.run(() => this.statement(batch));
+      saved = await run(() => this.statement(batch));
     } catch (error) {
       if (batch.length === 1 || (error as { code?: unknown }).code === 'UNAVAILABLE') {
         for (const write of batch) write.reject(error);

@@ -1,0 +1,69 @@
+/**
+ * The memory store's player tokens and bots (memory.ts, tokens.ts).
+ *
+ * ```ts
+ * const tokens = new MemoryTokens();
+ * await tokens.insertToken({ id, hash, player, createdAt });
+ * ```
+ */
+import type { PlayerInfo } from '../../contract/shapes.ts';
+import type { StoredToken, TokenStore } from '../tokens.ts';
+
+export class MemoryTokens implements TokenStore {
+  private readonly tokens = new Map<string, StoredToken & { revoked: boolean }>();
+  private readonly bots = new Set<string>();
+
+  insertToken(token: StoredToken): Promise<void> {
+    this.tokens.set(token.id, { ...token, revoked: false });
+    return Promise.resolve();
+  }
+
+  tokenByHash(hash: string): Promise<StoredToken | undefined> {
+    const found = [...this.tokens.values()].find(token => token.hash === hash && !token.revoked);
+    return Promise.resolve(found && this.withBot(publicToken(found)));
+  }
+
+  listTokens(playerId?: string): Promise<StoredToken[]> {
+    const live = [...this.tokens.values()].filter(
+      token => !token.revoked && (playerId === undefined || token.player.id === playerId),
+    );
+    return Promise.resolve(live.map(token => this.withBot(publicToken(token))));
+  }
+
+  revokeToken(id: string): Promise<string | undefined> {
+    const token = this.tokens.get(id);
+    if (!token || token.revoked) return Promise.resolve(undefined);
+    token.revoked = true;
+    return Promise.resolve(token.hash);
+  }
+
+  validTokenHashes(hashes: readonly string[]): Promise<string[]> {
+    const valid = new Set([...this.tokens.values()].filter(token => !token.revoked).map(token => token.hash));
+    return Promise.resolve(hashes.filter(hash => valid.has(hash)));
+  }
+
+  tokensIssued(): Promise<boolean> {
+    return Promise.resolve(this.tokens.size > 0);
+  }
+
+  knownPlayer(playerId: string): Promise<PlayerInfo | undefined> {
+    const latest = [...this.tokens.values()].filter(token => token.player.id === playerId).at(-1);
+    return Promise.resolve(latest && { ...latest.player });
+  }
+
+  makeBot(playerId: string, _since: string): Promise<boolean> {
+    if (this.bots.has(playerId)) return Promise.resolve(false);
+    this.bots.add(playerId);
+    return Promise.resolve(true);
+  }
+
+  botsAmong(playerIds: readonly string[]): Promise<string[]> {
+    return Promise.resolve(playerIds.filter(id => this.bots.has(id)));
+  }
+
+  private withBot(token: StoredToken): StoredToken {
+    return this.bots.has(token.player.id) ? { ...token, bot: true } : token;
+  }
+}
+
+const publicToken = ({ id, hash, player, createdAt }: StoredToken): StoredToken => ({ id, hash, player, createdAt });

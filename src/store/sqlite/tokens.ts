@@ -1,0 +1,114 @@
+/**
+ * The embedded store's player tokens and bots (sqlite.ts, ../tokens.ts), and the players known by their tokens.
+ *
+ * ```ts
+ * const tokens = new SqliteTokens(connection);
+ * await tokens.tokenByHash(hash); // the token, unless revoked
+ * ```
+ */
+import type Database from 'better-sqlite3';
+import type { PlayerInfo } from '../../contract/shapes.ts';
+import {
+  BOT_SQL,
+  KNOWN_PLAYER_SQL,
+  TOKEN_COLUMNS,
+  tokenOf,
+  type StoredToken,
+  type TokenRow,
+  type TokenStore,
+} from '../tokens.ts';
+import type { SqliteConnection } from './connection.ts';
+import { params } from './params.ts';
+
+export function prepareTokenStatements(db: Database.Database) {
+  return {
+    insert: db.prepare<[string, string, string, string, string]>(
+      'INSERT INTO player_tokens (id, hash, player_id, display_name, created_at) VALUES (?, ?, ?, ?, ?)',
+    ),
+    makeBot: db.prepare<[string, string]>(BOT_SQL.insert.replace('$1', '?').replace('$2', '?')),
+    botsAmong: db.prepare<[string], { player_id: string }>(
+      'SELECT player_id FROM bots WHERE player_id IN (SELECT value FROM json_each(?))',
+    ),
+    byHash: db.prepare<[string], TokenRow>(
+      `SELECT ${TOKEN_COLUMNS} FROM player_tokens WHERE hash = ? AND revoked_at IS NULL`,
+    ),
+    all: db.prepare<[], TokenRow>(
+      `SELECT ${TOKEN_COLUMNS} FROM player_tokens WHERE revoked_at IS NULL ORDER BY created_at, id`,
+    ),
+    ofPlayer: db.prepare<[string], TokenRow>(
+      `SELECT ${TOKEN_COLUMNS} FROM player_tokens WHERE player_id = ? AND revoked_at IS NULL ORDER BY created_at, id`,
+    ),
+    revoke: db.prepare<[string, string], { hash: string }>(
+      'UPDATE player_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING hash',
+    ),
+    valid: db.prepare<[string], { hash: string }>(
+      'SELECT hash FROM player_tokens WHERE hash IN (SELECT value FROM json_each(?)) AND revoked_at IS NULL',
+    ),
+    any: db.prepare<[], { one: number }>('SELECT 1 AS one FROM player_tokens LIMIT 1'),
+  };
+}
+
+export type TokenStatements = ReturnType<typeof prepareTokenStatements>;
+
+export class SqliteTokens implements TokenStore {
+  constructor(private readonly connection: SqliteConnection<{ tokens: TokenStatements }>) {}
+
+  private get stmts(): TokenStatements {
+    return this.connection.statements.tokens;
+  }
+
+  insertToken(token: StoredToken): Promise<void> {
+    const { id, hash, player, createdAt } = token;
+    return this.connection
+      .enqueue(() => this.stmts.insert.run(id, hash, player.id, player.displayName, createdAt).changes === 1)
+      .then(() => undefined);
+  }
+
+  tokenByHash(hash: string): Promise<StoredToken | undefined> {
+    return this.connection.read(() => {
+      const row = this.stmts.byHash.get(hash);
+      return row && tokenOf(row);
+    });
+  }
+
+  listTokens(playerId?: string): Promise<StoredToken[]> {
+    return this.connection.read(() =>
+      (playerId === undefined ? this.stmts.all.all() : this.stmts.ofPlayer.all(playerId)).map(tokenOf),
+    );
+  }
+
+  revokeToken(id: string): Promise<string | undefined> {
+    let hash: string | undefined;
+    return this.connection
+      .enqueue(() => {
+        hash = this.stmts.revoke.get(new Date().toISOString(), id)?.hash;
+        return hash !== undefined;
+      })
+      .then(() => hash);
+  }
+
+  validTokenHashes(hashes: readonly string[]): Promise<string[]> {
+    return this.connection.read(() => this.stmts.valid.all(JSON.stringify(hashes)).map(row => row.hash));
+  }
+
+  tokensIssued(): Promise<boolean> {
+    return this.connection.read(() => this.stmts.any.get() !== undefined);
+  }
+
+  knownPlayer(playerId: string): Promise<PlayerInfo | undefined> {
+    return this.connection.read(() => {
+      const row = this.connection
+        .statement<{ player_id: string; display_name: string }>(KNOWN_PLAYER_SQL)
+        .get(params([playerId]));
+      return row && { id: row.player_id, displayName: row.display_name };
+    });
+  }
+
+  makeBot(playerId: string, since: string): Promise<boolean> {
+    return this.connection.enqueue(() => this.stmts.makeBot.run(playerId, since).changes === 1);
+  }
+
+  botsAmong(playerIds: readonly string[]): Promise<string[]> {
+    return this.connection.read(() => this.stmts.botsAmong.all(JSON.stringify(playerIds)).map(row => row.player_id));
+  }
+}
