@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { DEFAULTS } from './defaults.ts';
 
 export interface Config {
   port: number; // PORT, 8080
@@ -31,25 +32,6 @@ export interface Config {
   enginePath: string | undefined; // ENGINE_PATH: a UCI engine binary, e.g. '/usr/games/stockfish'; none = npm stockfish
   engineWorkers: number; // ENGINE_WORKERS: engine processes, each searching one position at a time; 1
 }
-
-/** The default of every setting with one: the settings read them, and so do the app and the service built without them. */
-export const DEFAULTS = {
-  port: 8080,
-  host: '127.0.0.1',
-  databaseUrl: './data/chess.sqlite',
-  logLevel: 'info',
-  bodyLimit: 1024 * 1024,
-  maxPgnPlies: 10_000,
-  gameCacheSize: 10_000,
-  gameCacheBytes: 128 * 1024 * 1024,
-  streamHeartbeatMs: 10_000,
-  maxStreamsPerClient: 20,
-  streamBacklogBytes: 1024 * 1024,
-  rateLimitMax: 300,
-  rateLimitWindowMs: 60_000,
-  challengeTtlS: 3600,
-  engineWorkers: 1,
-} as const;
 
 export class ConfigError extends Error {
   constructor(problems: string[]) {

@@ -3,8 +3,8 @@
  * `components.schemas.ChallengeJson`), the events on a player's stream, and the request bodies (a form's keys, as
  * JSON or `application/x-www-form-urlencoded`).
  */
-import { Type, type Static } from 'typebox';
-import { DECLINE_REASONS } from '../domain/challenge.ts';
+import { Type, type Static, type TProperties } from 'typebox';
+import { DECLINE_REASONS } from './vocabulary.ts';
 import { ref } from './shapes.ts';
 
 const Color = Type.Union([Type.Literal('white'), Type.Literal('black')]);
@@ -52,27 +52,47 @@ export const ChallengeList = Type.Object(
   { $id: 'ChallengeList', description: "the player's pending challenges: received (in) and made (out)" },
 );
 
-const Integer = Type.Union([Type.Integer(), Type.String()]);
+/** A whole number as JSON sends it, or as the text a form sends (lichess's clients post forms). */
+export const FormInteger = Type.Union([Type.Integer(), Type.String()]);
 
-export const ChallengeRequest = Type.Object(
+/**
+ * A request to be paired, lichess's (a challenge, a seek): its own time fields first, then the fields both share
+ * (days per turn, colour, rated, variant; the domain's rules for them are one too, domain/challenge.ts), then its
+ * own others, as a form's keys or JSON with the same keys.
+ */
+export const pairingRequest = <Time extends TProperties, Others extends TProperties>(
+  $id: string,
+  description: string,
+  time: Time,
+  others: Others,
+) =>
+  Type.Object(
+    {
+      ...time,
+      days: Type.Optional(FormInteger),
+      color: Type.Optional(Type.String({ description: 'random (default), white or black' })),
+      rated: Type.Optional(Type.Union([Type.Boolean(), Type.String()], { description: 'false only' })),
+      variant: Type.Optional(Type.String({ description: 'standard only' })),
+      ...others,
+    },
+    { $id, description },
+  );
+
+export const ChallengeRequest = pairingRequest(
+  'ChallengeRequest',
+  'clock.limit (15-10800 s) and clock.increment (0-180 s), or days (1, 2, 3, 5, 7, 10, 14), or neither ' +
+    '(unlimited); as a form, or as JSON with the same keys or a nested clock {limit, increment}',
   {
-    'clock.limit': Type.Optional(Integer),
-    'clock.increment': Type.Optional(Integer),
+    'clock.limit': Type.Optional(FormInteger),
+    'clock.increment': Type.Optional(FormInteger),
     clock: Type.Optional(
-      Type.Object({ limit: Type.Optional(Integer), increment: Type.Optional(Integer) }, { additionalProperties: true }),
+      Type.Object(
+        { limit: Type.Optional(FormInteger), increment: Type.Optional(FormInteger) },
+        { additionalProperties: true },
+      ),
     ),
-    days: Type.Optional(Integer),
-    color: Type.Optional(Type.String({ description: 'random (default), white or black' })),
-    rated: Type.Optional(Type.Union([Type.Boolean(), Type.String()], { description: 'false only' })),
-    variant: Type.Optional(Type.String({ description: 'standard only' })),
-    fen: Type.Optional(Type.String({ description: 'a legal standard position to start from' })),
   },
-  {
-    $id: 'ChallengeRequest',
-    description:
-      'clock.limit (15-10800 s) and clock.increment (0-180 s), or days (1, 2, 3, 5, 7, 10, 14), or neither ' +
-      '(unlimited); as a form, or as JSON with the same keys or a nested clock {limit, increment}',
-  },
+  { fen: Type.Optional(Type.String({ description: 'a legal standard position to start from' })) },
 );
 
 export const DeclineRequest = Type.Object(

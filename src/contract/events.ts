@@ -8,7 +8,7 @@
  * if (event.type === 'gameState') show(event.state.fen);
  * ```
  */
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static, type TLiteral, type TSchema } from 'typebox';
 import { GameFull, GameState, ref } from './shapes.ts';
 import { ChallengeJson } from './challenges.ts';
 import { ChatLineEvent } from './chat.ts';
@@ -34,6 +34,16 @@ function eventUnion<T extends TSchema[]>(id: string, description: string, events
   });
 }
 
+/**
+ * A line `{type, [key]: schema}`, registered under its type's name with Event after it (`gameFull`: GameFullEvent).
+ */
+function event<T extends string, K extends string, S extends TSchema>(type: T, key: K, schema: S, description: string) {
+  const properties = { type: Type.Literal(type), [key]: ref(schema) } as { type: TLiteral<T> } & {
+    [P in K]: ReturnType<typeof ref<S>>;
+  };
+  return Type.Object(properties, { $id: `${type[0]!.toUpperCase()}${type.slice(1)}Event`, description });
+}
+
 export const StreamError = Type.Object(
   {
     code: Type.String({ description: 'SERVER_SHUTDOWN, SLOW_CONSUMER, RESYNC_REQUIRED, UNAUTHORIZED, ...' }),
@@ -41,53 +51,42 @@ export const StreamError = Type.Object(
   },
   { $id: 'StreamError' },
 );
+export type StreamError = Static<typeof StreamError>;
 
 export const StreamErrorEvent = Type.Object(
   { type: Type.Literal('error'), error: ref(StreamError) },
   { $id: 'StreamErrorEvent', description: 'the last line before the service ends the stream' },
 );
 
-export const GameFullEvent = Type.Object(
-  { type: Type.Literal('gameFull'), game: ref(GameFull) },
-  { $id: 'GameFullEvent', description: 'the first line: the game as it is' },
-);
-
-export const GameStateEvent = Type.Object(
-  { type: Type.Literal('gameState'), state: ref(GameState) },
-  { $id: 'GameStateEvent', description: 'one line per change, in order' },
-);
+export const GameFullEvent = event('gameFull', 'game', GameFull, 'the first line: the game as it is');
+export const GameStateEvent = event('gameState', 'state', GameState, 'one line per change, in order');
 
 export const GameStreamEvent = eventUnion('GameStreamEvent', 'a line of GET /api/board/game/{gameId}/stream', [
   GameFullEvent,
   GameStateEvent,
   StreamErrorEvent,
 ]);
+export type GameStreamEvent = Static<typeof GameStreamEvent>;
 
 /** A game of a player's event stream: its GameFull fields and lichess's GameEventInfo for that player. */
 export const PlayerGame = Type.Intersect([ref(GameFull), ref(GameEventInfo)], {
   $id: 'PlayerGame',
   description: "a game as GameFull, with lichess's GameEventInfo fields for the stream's player",
 });
+export type PlayerGame = Static<typeof PlayerGame>;
 
-export const GameStartEvent = Type.Object(
-  { type: Type.Literal('gameStart'), game: ref(PlayerGame) },
-  { $id: 'GameStartEvent', description: 'a game of the player is ongoing (each first), starts, or resumes' },
-);
-
-export const GameFinishEvent = Type.Object(
-  { type: Type.Literal('gameFinish'), game: ref(PlayerGame) },
-  { $id: 'GameFinishEvent', description: 'a game of the player ended' },
-);
-
+const gameEvent = <T extends 'gameStart' | 'gameFinish'>(type: T, description: string) =>
+  event(type, 'game', PlayerGame, description);
 const challengeEvent = <T extends 'challenge' | 'challengeCanceled' | 'challengeDeclined'>(
   type: T,
   description: string,
-) =>
-  Type.Object(
-    { type: Type.Literal(type), challenge: ref(ChallengeJson) },
-    { $id: `${type[0]!.toUpperCase()}${type.slice(1)}Event`, description },
-  );
+) => event(type, 'challenge', ChallengeJson, description);
 
+export const GameStartEvent = gameEvent(
+  'gameStart',
+  'a game of the player is ongoing (each first), starts, or resumes',
+);
+export const GameFinishEvent = gameEvent('gameFinish', 'a game of the player ended');
 export const ChallengeEvent = challengeEvent('challenge', 'a challenge to or from the player is pending');
 export const ChallengeCanceledEvent = challengeEvent('challengeCanceled', 'a pending challenge was canceled');
 export const ChallengeDeclinedEvent = challengeEvent('challengeDeclined', 'a pending challenge was declined');
@@ -100,12 +99,14 @@ export const PlayerStreamEvent = eventUnion('PlayerStreamEvent', 'a line of GET 
   ChallengeDeclinedEvent,
   StreamErrorEvent,
 ]);
+export type PlayerStreamEvent = Static<typeof PlayerStreamEvent>;
 
 export const LichessGameStreamEvent = eventUnion(
   'LichessGameStreamEvent',
   "a line of lichess's game streams (GET /api/board/game/stream/{gameId}, GET /api/bot/game/stream/{gameId})",
   [LichessGameFull, LichessGameState, ChatLineEvent, OpponentGone, StreamErrorEvent],
 );
+export type LichessGameStreamEvent = Static<typeof LichessGameStreamEvent>;
 
 export const EVENT_SCHEMAS = [
   StreamError,
@@ -123,11 +124,6 @@ export const EVENT_SCHEMAS = [
   LichessGameStreamEvent,
 ];
 
-export type StreamError = Static<typeof StreamError>;
-export type GameStreamEvent = Static<typeof GameStreamEvent>;
-export type PlayerStreamEvent = Static<typeof PlayerStreamEvent>;
-export type LichessGameStreamEvent = Static<typeof LichessGameStreamEvent>;
-export type PlayerGame = Static<typeof PlayerGame>;
 /** A line of the seed's game stream, as the hub writes it. */
 export type GameEvent = GameStreamEvent;
 /** A challenge line of a player's stream (`GET /api/stream/event`). */

@@ -24,6 +24,7 @@ export const LICHESS_STATUSES = [
 ] as const;
 
 export const LichessStatusName = Type.Enum(LICHESS_STATUSES, { $id: 'LichessStatusName' });
+export type LichessStatus = Static<typeof LichessStatusName>;
 
 const Variant = Type.Object(
   { key: Type.Enum(['standard', 'fromPosition']), name: Type.String(), short: Type.String() },
@@ -47,6 +48,7 @@ export const LichessGameState = Type.Object(
   },
   { $id: 'LichessGameState', description: "lichess's GameStateEvent: a game stream's line per change" },
 );
+export type LichessGameState = Static<typeof LichessGameState>;
 
 export const LichessPlayer = Type.Object(
   {
@@ -60,6 +62,7 @@ export const LichessPlayer = Type.Object(
   },
   { $id: 'LichessPlayer', description: "lichess's GameEventPlayer" },
 );
+export type LichessPlayer = Static<typeof LichessPlayer>;
 
 export const LichessGameFull = Type.Object(
   {
@@ -81,6 +84,7 @@ export const LichessGameFull = Type.Object(
   },
   { $id: 'LichessGameFull', description: "lichess's GameFullEvent: a game stream's first line" },
 );
+export type LichessGameFull = Static<typeof LichessGameFull>;
 
 export const OpponentGone = Type.Object(
   {
@@ -92,6 +96,7 @@ export const OpponentGone = Type.Object(
   },
   { $id: 'OpponentGone', description: "lichess's OpponentGoneEvent: the other player left the game, or came back" },
 );
+export type OpponentGone = Static<typeof OpponentGone>;
 
 const Opponent = Type.Union([
   Type.Object({ id: Type.String(), username: Type.String(), rating: Type.Integer() }),
@@ -121,6 +126,7 @@ export const GameEventInfo = Type.Object(
   },
   { $id: 'GameEventInfo', description: "lichess's GameEventInfo: a game as one of its players sees it" },
 );
+export type GameEventInfo = Static<typeof GameEventInfo>;
 
 /** A lichess user in the bots online (`GET /api/bot/online`, one per line). */
 export const BotOnlineUser = Type.Object(
@@ -158,6 +164,7 @@ export const TestedToken = Type.Object({
     description: 'when it expires, in ms since the epoch; null: never (until revoked)',
   }),
 });
+export type TestedToken = Static<typeof TestedToken>;
 
 export const TokenTest = Type.Object(
   {},
@@ -180,11 +187,4 @@ export const LICHESS_SCHEMAS = [
   TokenTest,
 ];
 
-export type LichessStatus = Static<typeof LichessStatusName>;
-export type LichessGameState = Static<typeof LichessGameState>;
-export type LichessPlayer = Static<typeof LichessPlayer>;
-export type LichessGameFull = Static<typeof LichessGameFull>;
-export type OpponentGone = Static<typeof OpponentGone>;
-export type GameEventInfo = Static<typeof GameEventInfo>;
-export type TestedToken = Static<typeof TestedToken>;
 export type Speed = (typeof SPEEDS)[number];

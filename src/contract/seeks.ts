@@ -4,26 +4,14 @@
  * and then while it waits, and the end of the answer when it is paired.
  */
 import { Type, type Static } from 'typebox';
+import { FormInteger, pairingRequest } from './challenges.ts';
 
-const Number_ = Type.Union([Type.Number(), Type.String()]);
-const Integer = Type.Union([Type.Integer(), Type.String()]);
-
-export const SeekRequest = Type.Object(
-  {
-    time: Type.Optional(Number_),
-    increment: Type.Optional(Integer),
-    days: Type.Optional(Integer),
-    color: Type.Optional(Type.String({ description: 'random (default), white or black' })),
-    rated: Type.Optional(Type.Union([Type.Boolean(), Type.String()], { description: 'false only' })),
-    variant: Type.Optional(Type.String({ description: 'standard only' })),
-    ratingRange: Type.Optional(Type.String({ description: 'accepted and not used: there are no ratings yet' })),
-  },
-  {
-    $id: 'SeekRequest',
-    description:
-      'time (minutes, 0.25-180, whole seconds) and increment (seconds, 0-180) for a real-time seek, or days (1, 2, ' +
-      '3, 5, 7, 10, 14) for a correspondence one; as a form, or as JSON with the same keys',
-  },
+export const SeekRequest = pairingRequest(
+  'SeekRequest',
+  'time (minutes, 0.25-180, whole seconds) and increment (seconds, 0-180) for a real-time seek, or days (1, 2, ' +
+    '3, 5, 7, 10, 14) for a correspondence one; as a form, or as JSON with the same keys',
+  { time: Type.Optional(Type.Union([Type.Number(), Type.String()])), increment: Type.Optional(FormInteger) },
+  { ratingRange: Type.Optional(Type.String({ description: 'accepted and not used: there are no ratings yet' })) },
 );
 
 export const SeekCreated = Type.Object(

@@ -54,6 +54,7 @@ export const PlayerInfo = Type.Object(
   },
   { $id: 'PlayerInfo' },
 );
+export type PlayerInfo = Static<typeof PlayerInfo>;
 
 export const GameStatus = Type.Enum(GAME_STATUSES, { $id: 'GameStatus' });
 
@@ -85,6 +86,7 @@ export const GameState = Type.Object(
   },
   { $id: 'GameState' },
 );
+export type GameState = Static<typeof GameState>;
 
 /** A game's time control as given: real time in milliseconds, or correspondence days per move. */
 export const Clock = Type.Union(
@@ -118,6 +120,7 @@ export const ClockRequest = Type.Unsafe<Static<typeof RealTimeClock> | Static<ty
   description: '{initial, increment} (real time, ms) or {daysPerMove} (correspondence)',
   oneOf: [{ $ref: 'RealTimeClock#' }, { $ref: 'CorrespondenceClock#' }],
 });
+export type ClockRequest = Static<typeof ClockRequest>;
 
 export const GameFull = Type.Object(
   {
@@ -129,6 +132,7 @@ export const GameFull = Type.Object(
   },
   { $id: 'GameFull' },
 );
+export type GameFull = Static<typeof GameFull>;
 
 export const LegalMove = Type.Object(
   {
@@ -140,6 +144,7 @@ export const LegalMove = Type.Object(
   },
   { $id: 'LegalMove' },
 );
+export type LegalMove = Static<typeof LegalMove>;
 
 export const LegalMovesResponse = Type.Object({ moves: Type.Array(ref(LegalMove)) }, { $id: 'LegalMovesResponse' });
 
@@ -156,25 +161,23 @@ export const ApiError = Type.Object(
   },
   { $id: 'ApiError' },
 );
+export type ApiErrorBody = Static<typeof ApiError>;
 
-export const CreateGameRequest = Type.Object(
-  {
-    white: Type.Optional(ref(PlayerInfo)),
-    black: Type.Optional(ref(PlayerInfo)),
-    clock: Type.Optional(ref(ClockRequest)),
-  },
-  { $id: 'CreateGameRequest' },
-);
+/** The seats and the clock a new game is asked with, by a creation and by a FEN import. */
+const NEW_GAME_FIELDS = {
+  white: Type.Optional(ref(PlayerInfo)),
+  black: Type.Optional(ref(PlayerInfo)),
+  clock: Type.Optional(ref(ClockRequest)),
+};
+
+export const CreateGameRequest = Type.Object({ ...NEW_GAME_FIELDS }, { $id: 'CreateGameRequest' });
+export type CreateGameRequest = Static<typeof CreateGameRequest>;
 
 export const ImportFenRequest = Type.Object(
-  {
-    fen: Type.String({ description: 'complete FEN string with 6 fields' }),
-    white: Type.Optional(ref(PlayerInfo)),
-    black: Type.Optional(ref(PlayerInfo)),
-    clock: Type.Optional(ref(ClockRequest)),
-  },
+  { fen: Type.String({ description: 'complete FEN string with 6 fields' }), ...NEW_GAME_FIELDS },
   { $id: 'ImportFenRequest' },
 );
+export type ImportFenRequest = Static<typeof ImportFenRequest>;
 
 export const ImportPgnRequest = Type.Object(
   { pgn: Type.String({ description: 'PGN text: headers and move list' }), clock: Type.Optional(ref(ClockRequest)) },
@@ -197,6 +200,7 @@ export const TokenInfo = Type.Object(
   },
   { $id: 'TokenInfo' },
 );
+export type TokenInfo = Static<typeof TokenInfo>;
 
 export const IssuedToken = Type.Object(
   {
@@ -207,6 +211,7 @@ export const IssuedToken = Type.Object(
   },
   { $id: 'IssuedToken' },
 );
+export type IssuedToken = Static<typeof IssuedToken>;
 
 export const TokenList = Type.Object({ tokens: Type.Array(ref(TokenInfo)) }, { $id: 'TokenList' });
 
@@ -222,6 +227,7 @@ export const Account = Type.Object(
   },
   { $id: 'Account' },
 );
+export type Account = Static<typeof Account>;
 
 export const GamePage = Type.Object(
   {
@@ -232,6 +238,7 @@ export const GamePage = Type.Object(
   },
   { $id: 'GamePage' },
 );
+export type GamePage = Static<typeof GamePage>;
 
 export const SHARED_SCHEMAS = [
   PlayerInfo,
@@ -256,16 +263,3 @@ export const SHARED_SCHEMAS = [
   Account,
   GamePage,
 ];
-
-export type PlayerInfo = Static<typeof PlayerInfo>;
-export type GameState = Static<typeof GameState>;
-export type GameFull = Static<typeof GameFull>;
-export type LegalMove = Static<typeof LegalMove>;
-export type ApiErrorBody = Static<typeof ApiError>;
-export type CreateGameRequest = Static<typeof CreateGameRequest>;
-export type ImportFenRequest = Static<typeof ImportFenRequest>;
-export type ClockRequest = Static<typeof ClockRequest>;
-export type TokenInfo = Static<typeof TokenInfo>;
-export type IssuedToken = Static<typeof IssuedToken>;
-export type Account = Static<typeof Account>;
-export type GamePage = Static<typeof GamePage>;

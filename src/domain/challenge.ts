@@ -100,26 +100,10 @@ export function parseChallengeRequest(body: Readonly<Record<string, unknown>>): 
   const nested = typeof body.clock === 'object' && body.clock !== null ? (body.clock as Record<string, unknown>) : {};
   const limit = integerOf(body['clock.limit'] ?? nested.limit);
   const increment = integerOf(body['clock.increment'] ?? nested.increment);
-  const days = integerOf(body.days);
-
-  let timeControl: ChallengeTimeControl;
-  if (limit !== undefined || increment !== undefined) {
-    if (days !== undefined) return invalid('days', 'days cannot go with clock.limit and clock.increment');
-    if (limit === undefined) return invalid('clock.limit', 'clock.limit is required with clock.increment');
-    if (increment === undefined) return invalid('clock.increment', 'clock.increment is required with clock.limit');
-    if (!(limit >= 15 && limit <= 10800)) return invalid('clock.limit', 'clock.limit must be 15-10800 seconds');
-    if (!(increment >= 0 && increment <= 180)) {
-      return invalid('clock.increment', 'clock.increment must be 0-180 seconds');
-    }
-    timeControl = { type: 'clock', limit, increment };
-  } else if (days !== undefined) {
-    if (!(CHALLENGE_DAYS as readonly number[]).includes(days)) {
-      return invalid('days', `days must be one of ${CHALLENGE_DAYS.join(', ')}`);
-    }
-    timeControl = { type: 'correspondence', daysPerTurn: days };
-  } else {
-    timeControl = { type: 'unlimited' };
-  }
+  const timed = timeControlOf(limit, increment, integerOf(body.days), CHALLENGE_CLOCK_FIELDS);
+  if (!timed.ok) return timed;
+  // Neither a clock nor days: an unlimited game.
+  const timeControl: ChallengeTimeControl = timed.value ?? { type: 'unlimited' };
 
   const color = colorOf(body);
   if (!color.ok) return color;
@@ -149,6 +133,55 @@ export function colorOf(body: Readonly<Record<string, unknown>>): Result<Challen
   const variant = body.variant ?? 'standard';
   if (variant !== 'standard') return invalid('variant', 'only the standard variant is offered');
   return ok(color);
+}
+
+/** How a request names its clock's fields, for its errors: a challenge's `clock.limit`, a seek's `time`. */
+export interface ClockFields {
+  limit: string; // e.g. 'clock.limit'
+  increment: string; // e.g. 'clock.increment'
+  units: { limit: string; increment: string }; // after the name where it is required, e.g. ' (minutes)'
+  limitRange: string; // the error of a limit out of range, e.g. 'clock.limit must be 15-10800 seconds'
+}
+
+const CHALLENGE_CLOCK_FIELDS: ClockFields = {
+  limit: 'clock.limit',
+  increment: 'clock.increment',
+  units: { limit: '', increment: '' },
+  limitRange: 'clock.limit must be 15-10800 seconds',
+};
+
+/**
+ * The time control a challenge and a seek share the rules of: a real-time clock of `limit` seconds (15-10800,
+ * whole) and `increment` seconds (0-180), or `days` per turn (CHALLENGE_DAYS), never both; undefined when neither is
+ * given (the caller's rule: a challenge is then unlimited, a seek is refused). A bad field is INVALID_BODY naming it
+ * as the request does (`fields`).
+ */
+export function timeControlOf(
+  limit: number | undefined,
+  increment: number | undefined,
+  days: number | undefined,
+  fields: ClockFields,
+): Result<Exclude<ChallengeTimeControl, { type: 'unlimited' }> | undefined> {
+  const { units } = fields;
+  if (limit !== undefined || increment !== undefined) {
+    if (days !== undefined) return invalid('days', `days cannot go with ${fields.limit} and ${fields.increment}`);
+    if (limit === undefined) {
+      return invalid(fields.limit, `${fields.limit}${units.limit} is required with ${fields.increment}`);
+    }
+    if (increment === undefined) {
+      return invalid(fields.increment, `${fields.increment}${units.increment} is required with ${fields.limit}`);
+    }
+    if (!(Number.isInteger(limit) && limit >= 15 && limit <= 10800)) return invalid(fields.limit, fields.limitRange);
+    if (!(increment >= 0 && increment <= 180)) {
+      return invalid(fields.increment, `${fields.increment} must be 0-180 seconds`);
+    }
+    return ok({ type: 'clock', limit, increment });
+  }
+  if (days === undefined) return ok(undefined);
+  if (!(CHALLENGE_DAYS as readonly number[]).includes(days)) {
+    return invalid('days', `days must be one of ${CHALLENGE_DAYS.join(', ')}`);
+  }
+  return ok({ type: 'correspondence', daysPerTurn: days });
 }
 
 /** How long a challenge waits for an answer: `realTimeTtlMs` for a real-time one, 7 days for the others. */

@@ -35,3 +35,9 @@ export type Result<T, E = DomainError> = { ok: true; value: T } | { ok: false; e
 
 export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
 export const err = <E>(error: E): Result<never, E> => ({ ok: false, error });
+
+/** The value of a success; a failure's error is thrown (the service's way of answering a refusal). */
+export const orThrow = <T>(result: Result<T>): T => {
+  if (!result.ok) throw result.error;
+  return result.value;
+};

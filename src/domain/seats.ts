@@ -26,6 +26,15 @@ export const SERVICE: Actor = Object.freeze({ kind: 'service' });
 export const playerActor = (player: PlayerInfo, bot = false): Actor =>
   bot ? { kind: 'player', player, bot: true } : { kind: 'player', player };
 
+/**
+ * The player an actor is, for what only a player may do (challenges, seeks, lichess's account paths): FORBIDDEN for a
+ * service token, `needs` saying what needs a player token, e.g. 'challenges need'.
+ */
+export function actingPlayer(actor: Actor, needs: string): PlayerInfo {
+  if (actor.kind === 'player') return actor.player;
+  throw new DomainError('FORBIDDEN', `${needs} a player token: a service token acts for no player`);
+}
+
 /** The sides `actor` may act for in a game: both for the service, the seats holding its id for a player. */
 export function sidesOf(record: Pick<GameRecord, 'white' | 'black'>, actor: Actor): Color[] {
   if (actor.kind === 'service') return ['white', 'black'];

@@ -16,7 +16,14 @@
  * ```
  */
 import type { PlayerInfo } from '../contract/shapes.ts';
-import { integerOf, clockOfChallenge, colorOf, CHALLENGE_DAYS, type ChallengeColor } from './challenge.ts';
+import {
+  integerOf,
+  clockOfChallenge,
+  colorOf,
+  timeControlOf,
+  type ChallengeColor,
+  type ClockFields,
+} from './challenge.ts';
 import type { TimeControl } from './clock.ts';
 import type { Color } from '../contract/vocabulary.ts';
 import { DomainError, err, ok, type Result } from './errors.ts';
@@ -58,6 +65,14 @@ export const FOREVER = Number.MAX_SAFE_INTEGER;
 
 const invalid = (field: string, message: string) => err(new DomainError('INVALID_BODY', message, field));
 
+/** A seek's clock is lichess's `time` in minutes (whole seconds) and `increment` in seconds. */
+const SEEK_CLOCK_FIELDS: ClockFields = {
+  limit: 'time',
+  increment: 'increment',
+  units: { limit: ' (minutes)', increment: ' (seconds)' },
+  limitRange: 'time must be 0.25-180 minutes, in whole seconds',
+};
+
 /** Minutes from JSON or a form: a number, or digits with an optional fraction; undefined when absent. */
 function minutesOf(value: unknown): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
@@ -73,27 +88,15 @@ function minutesOf(value: unknown): number | undefined {
  */
 export function parseSeekRequest(body: Readonly<Record<string, unknown>>): Result<SeekRequest> {
   const time = minutesOf(body.time);
-  const increment = integerOf(body.increment);
-  const days = integerOf(body.days);
-  let timeControl: SeekTimeControl;
-  if (time !== undefined || increment !== undefined) {
-    if (days !== undefined) return invalid('days', 'days cannot go with time and increment');
-    if (time === undefined) return invalid('time', 'time (minutes) is required with increment');
-    if (increment === undefined) return invalid('increment', 'increment (seconds) is required with time');
-    const limit = time * 60;
-    if (!(Number.isInteger(limit) && limit >= 15 && limit <= 10800)) {
-      return invalid('time', 'time must be 0.25-180 minutes, in whole seconds');
-    }
-    if (!(increment >= 0 && increment <= 180)) return invalid('increment', 'increment must be 0-180 seconds');
-    timeControl = { type: 'clock', limit, increment };
-  } else if (days !== undefined) {
-    if (!(CHALLENGE_DAYS as readonly number[]).includes(days)) {
-      return invalid('days', `days must be one of ${CHALLENGE_DAYS.join(', ')}`);
-    }
-    timeControl = { type: 'correspondence', daysPerTurn: days };
-  } else {
-    return invalid('time', 'a seek needs time (minutes) and increment (seconds), or days');
-  }
+  const timed = timeControlOf(
+    time === undefined ? undefined : time * 60,
+    integerOf(body.increment),
+    integerOf(body.days),
+    SEEK_CLOCK_FIELDS,
+  );
+  if (!timed.ok) return timed;
+  const timeControl: SeekTimeControl | undefined = timed.value;
+  if (timeControl === undefined) return invalid('time', 'a seek needs time (minutes) and increment (seconds), or days');
   const color = colorOf(body);
   return color.ok ? ok({ timeControl, color: color.value }) : color;
 }

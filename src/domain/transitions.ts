@@ -59,6 +59,15 @@ function closed(game: Game, now: number): Result<never> | undefined {
   return undefined;
 }
 
+/**
+ * The first step of a transition (undo and redo aside: `rewindable`): the time of the change (timeOf), or GAME_OVER
+ * when the game is over at that time (`closed`).
+ */
+function openAt(game: Game, at: number | undefined): number | Result<never> {
+  const now = timeOf(game, at);
+  return closed(game, now) ?? now;
+}
+
 /** GAME_OVER for a final end (resignation, agreed or claimed draw, flag, abort) or a passed deadline: what undo,
  * redo see (an end of the position itself can be undone). */
 const finallyClosed = (game: Game, now: number): Result<never> | undefined =>
@@ -142,9 +151,8 @@ function takeBack(game: Game, count: number, redo: readonly string[], now: numbe
  * last rank without a piece is held pending.
  */
 export function makeMove(game: Game, uci: string, actor: Actor = SERVICE, at?: number): Result<Change> {
-  const now = timeOf(game, at);
-  const over = closed(game, now);
-  if (over) return over;
+  const now = openAt(game, at);
+  if (typeof now !== 'number') return now;
   const seat = moverOf(game.record, game.pos.turn, actor);
   if (!seat.ok) return seat;
   const check = checkMove(game.pos, uci);
@@ -196,9 +204,8 @@ export function redo(game: Game, actor: Actor = SERVICE, at?: number): Result<Ch
 
 /** The actor's side resigns (the side to move for an actor holding both); the other side wins. */
 export function resign(game: Game, actor: Actor = SERVICE, at?: number): Result<Change> {
-  const now = timeOf(game, at);
-  const over = closed(game, now);
-  if (over) return over;
+  const now = openAt(game, at);
+  if (typeof now !== 'number') return now;
   const side = ownSideOf(game.record, game.pos.turn, actor);
   if (!side.ok) return side;
   return ended(game, { kind: 'resign', winner: opposite(side.value) }, now);
@@ -206,9 +213,8 @@ export function resign(game: Game, actor: Actor = SERVICE, at?: number): Result<
 
 /** DECISIONS §6 and §13, after the action itself was validated: GAME_OVER, the seat, then the action's own rule. */
 export function drawAction(game: Game, action: DrawAction, actor: Actor = SERVICE, at?: number): Result<Change> {
-  const now = timeOf(game, at);
-  const over = closed(game, now);
-  if (over) return over;
+  const now = openAt(game, at);
+  if (typeof now !== 'number') return now;
   const { record } = game;
   switch (action) {
     case 'offer': {
@@ -278,9 +284,8 @@ export function takebackAction(
   actor: Actor = SERVICE,
   at?: number,
 ): Result<Change> {
-  const now = timeOf(game, at);
-  const over = closed(game, now);
-  if (over) return over;
+  const now = openAt(game, at);
+  if (typeof now !== 'number') return now;
   const { record } = game;
   const turn = game.pos.turn;
   switch (action) {
@@ -328,9 +333,8 @@ function movesToTakeBack(played: number, turn: Color, side: Color): number {
  * by a player holding a side or by the service; later, or on an untimed game, ABORT_NOT_AVAILABLE.
  */
 export function abort(game: Game, actor: Actor = SERVICE, at?: number): Result<Change> {
-  const now = timeOf(game, at);
-  const over = closed(game, now);
-  if (over) return over;
+  const now = openAt(game, at);
+  if (typeof now !== 'number') return now;
   if (sidesOf(game.record, actor).length === 0) {
     return err(new DomainError('NOT_A_PLAYER', 'this player holds no side of the game and cannot abort it'));
   }
@@ -383,9 +387,8 @@ export function claimOpponentGone(
   goneSince: number | undefined,
   at?: number,
 ): Result<Change> {
-  const now = timeOf(game, at);
-  const over = closed(game, now);
-  if (over) return over;
+  const now = openAt(game, at);
+  if (typeof now !== 'number') return now;
   const { record } = game;
   const sides = sidesOf(record, actor);
   if (sides.length !== 1) {

@@ -21,7 +21,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { GameService } from '../service/games.ts';
 import type { EventBus } from '../bus/bus.ts';
 import type { PlayerFeed } from '../bus/players.ts';
-import { DEFAULTS } from '../config.ts';
+import { DEFAULTS } from '../defaults.ts';
 import type { GameStore } from '../store/store.ts';
 import { DomainError } from '../domain/errors.ts';
 import { answerClientError, registerErrorHandlers, toApiError } from './errors.ts';

@@ -40,8 +40,8 @@ import {
   type ChallengeGame,
   type DeclineReason,
 } from '../domain/challenge.ts';
-import { DomainError, type Result } from '../domain/errors.ts';
-import { SERVICE, type Actor } from '../domain/seats.ts';
+import { DomainError, orThrow, type Result } from '../domain/errors.ts';
+import { actingPlayer, SERVICE, type Actor } from '../domain/seats.ts';
 import type { PlayerFeed } from '../bus/players.ts';
 import type { ChallengeStore } from '../store/challenges.ts';
 import type { TokenStore } from '../store/tokens.ts';
@@ -80,16 +80,8 @@ export interface ChallengeServiceDeps {
 
 const notFound = (id: string) => new DomainError('CHALLENGE_NOT_FOUND', `no pending challenge ${id}`);
 
-const orThrow = <T>(result: Result<T>): T => {
-  if (!result.ok) throw result.error;
-  return result.value;
-};
-
 /** The player an actor is: challenges are made and answered with a player token (403 otherwise). */
-function playerOf(actor: Actor): PlayerInfo {
-  if (actor.kind === 'player') return actor.player;
-  throw new DomainError('FORBIDDEN', 'challenges need a player token: a service token acts for no player');
-}
+const playerOf = (actor: Actor): PlayerInfo => actingPlayer(actor, 'challenges need');
 
 export class ChallengeService {
   private readonly expiries: SelfChanges;

@@ -22,7 +22,7 @@ import {
   type ChatLimit,
   type ChatLine,
 } from '../domain/chat.ts';
-import { DomainError, type Result } from '../domain/errors.ts';
+import { DomainError, orThrow } from '../domain/errors.ts';
 import type { Game } from '../domain/game.ts';
 import type { Actor } from '../domain/seats.ts';
 import type { ChatRoom } from '../contract/vocabulary.ts';
@@ -35,11 +35,6 @@ export interface ChatServiceDeps {
   sharedStore?: boolean; // other instances share the store, which announces every line (`announced`)
   limit?: ChatLimit; // CHAT_LIMIT
 }
-
-const orThrow = <T>(result: Result<T>): T => {
-  if (!result.ok) throw result.error;
-  return result.value;
-};
 
 export class ChatService {
   private readonly listeners = new Set<(line: ChatLine) => void>();

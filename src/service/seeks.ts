@@ -26,8 +26,8 @@
  * await seeks.settled(seek, signal); // true once paired or replaced; aborting withdraws it (false)
  * ```
  */
-import { DomainError, type Result } from '../domain/errors.ts';
-import { SERVICE, type Actor } from '../domain/seats.ts';
+import { DomainError, orThrow } from '../domain/errors.ts';
+import { actingPlayer, SERVICE, type Actor } from '../domain/seats.ts';
 import {
   bySeekAge,
   canPair,
@@ -68,15 +68,8 @@ export interface SeekServiceDeps {
   leaseMs?: number;
 }
 
-const orThrow = <T>(result: Result<T>): T => {
-  if (!result.ok) throw result.error;
-  return result.value;
-};
-
-function playerOf(actor: Actor): PlayerInfo {
-  if (actor.kind === 'player') return actor.player;
-  throw new DomainError('FORBIDDEN', 'seeks need a player token: a service token acts for no player');
-}
+/** The player an actor is: seeks are made and withdrawn with a player token (403 otherwise). */
+const playerOf = (actor: Actor): PlayerInfo => actingPlayer(actor, 'seeks need');
 
 export class SeekService {
   private readonly newId: () => string;

@@ -10,9 +10,10 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ChallengeJson, ChallengeList, ChallengeRequest, DeclineRequest } from '../../contract/challenges.ts';
-import { OkResponse, ref } from '../../contract/shapes.ts';
+import { ref } from '../../contract/shapes.ts';
 import type { ChallengeService } from '../../service/challenges.ts';
 import { operation } from '../schemas.ts';
+import { OK, okAction } from '../okAction.ts';
 import { withOrigin } from '../../service/challengeViews.ts';
 
 export interface ChallengeRoutesOptions {
@@ -138,57 +139,44 @@ export const challengeRoutes: FastifyPluginAsync<ChallengeRoutesOptions> = async
     },
   );
 
-  app.post(
-    '/challenge/:id/accept',
-    {
-      schema: operation(
-        'acceptChallenge',
-        'Accept a challenge: the game starts (gameStart to both players)',
-        { params: ChallengeParams },
-        { 200: ref(OkResponse) },
-        [401, 403, 404, 429],
-        tag,
-      ),
-    },
-    async request => {
-      await challenges.accept(request.actor, request.params.id);
-      return { ok: true as const };
-    },
-  );
-
-  app.post(
-    '/challenge/:id/decline',
-    {
-      schema: operation(
-        'declineChallenge',
-        'Decline a challenge (the challenged player), with an optional reason',
-        { params: ChallengeParams, body: Type.Optional(ref(DeclineRequest)) },
-        { 200: ref(OkResponse) },
-        [400, 401, 403, 404, 429],
-        tag,
-      ),
-    },
-    async request => {
-      await challenges.decline(request.actor, request.params.id, request.body.reason);
-      return { ok: true as const };
-    },
-  );
-
-  app.post(
-    '/challenge/:id/cancel',
-    {
-      schema: operation(
-        'cancelChallenge',
-        "Cancel a challenge (the challenger); the challenged player's cancel declines it",
-        { params: ChallengeParams },
-        { 200: ref(OkResponse) },
-        [401, 403, 404, 429],
-        tag,
-      ),
-    },
-    async request => {
-      await challenges.cancel(request.actor, request.params.id);
-      return { ok: true as const };
-    },
-  );
+  // The answers to a challenge: alike but for the path, the operation and the service's call.
+  okAction(app, {
+    method: 'POST',
+    url: '/challenge/:id/accept',
+    schema: operation(
+      'acceptChallenge',
+      'Accept a challenge: the game starts (gameStart to both players)',
+      { params: ChallengeParams },
+      OK,
+      [401, 403, 404, 429],
+      tag,
+    ),
+    act: request => challenges.accept(request.actor, request.params.id),
+  });
+  okAction(app, {
+    method: 'POST',
+    url: '/challenge/:id/decline',
+    schema: operation(
+      'declineChallenge',
+      'Decline a challenge (the challenged player), with an optional reason',
+      { params: ChallengeParams, body: Type.Optional(ref(DeclineRequest)) },
+      OK,
+      [400, 401, 403, 404, 429],
+      tag,
+    ),
+    act: request => challenges.decline(request.actor, request.params.id, request.body.reason),
+  });
+  okAction(app, {
+    method: 'POST',
+    url: '/challenge/:id/cancel',
+    schema: operation(
+      'cancelChallenge',
+      "Cancel a challenge (the challenger); the challenged player's cancel declines it",
+      { params: ChallengeParams },
+      OK,
+      [401, 403, 404, 429],
+      tag,
+    ),
+    act: request => challenges.cancel(request.actor, request.params.id),
+  });
 };

@@ -4,8 +4,10 @@
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import type { Change, Game } from '../../domain/game.ts';
+import type { Result } from '../../domain/errors.ts';
+import type { Actor } from '../../domain/seats.ts';
 import {
   abort,
   drawAction,
@@ -53,6 +55,10 @@ const GAME_ERRORS = [400, 401, 404, 429] as const;
 const CHANGE_ERRORS = [400, 401, 403, 404, 429] as const;
 const CREATE_ERRORS = [400, 401, 403, 429] as const;
 
+/** A creation's schema: its body, and the game made, as its GameFull (201). */
+const creation = <Body extends TSchema>(operationId: string, summary: string, body: Body) =>
+  operation(operationId, summary, { body }, { 201: ref(GameFull) }, CREATE_ERRORS);
+
 /** The computer's seat is never given by a request (DECISIONS §16a): it plays through `POST /api/challenge/ai`. */
 function refuseEngineSeats(seats: Parameters<typeof engineSeatRefusal>[0]): void {
   const refusal = engineSeatRefusal(seats);
@@ -83,6 +89,75 @@ function sendCached(reply: FastifyReply, cache: WeakMap<Game, string>, game: Gam
   void reply.type(JSON_TYPE).send(json);
 }
 
+/**
+ * A change of one game that differs from the others only by its path (under `/:gameId/`), operation, parameters and
+ * transition (the move aside: it counts moves and takes lichess's draw offer): it answers the state after it
+ * (`answersState`: undo, redo) or `{ok: true}`.
+ */
+interface ChangeRoute<P extends TObject> {
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  params: P;
+  answersState?: true;
+  transition: (game: Game, now: number, request: { params: Static<P>; actor: Actor }) => Result<Change>;
+}
+
+/** Types a row of CHANGES by its parameters. */
+const change = <P extends TObject>(route: ChangeRoute<P>): ChangeRoute<P> => route;
+
+const CHANGES = {
+  resign: change({
+    path: 'resign',
+    operationId: 'resignGame',
+    summary: "The side to move resigns (a player: their own side, on either side's turn)",
+    params: GameIdParams,
+    transition: (game, now, { actor }) => resign(game, actor, now),
+  }),
+  undo: change({
+    path: 'undo',
+    operationId: 'undoMove',
+    summary: 'Take back the last move',
+    params: GameIdParams,
+    answersState: true,
+    transition: (game, now, { actor }) => undo(game, actor, now),
+  }),
+  redo: change({
+    path: 'redo',
+    operationId: 'redoMove',
+    summary: 'Replay the last move taken back',
+    params: GameIdParams,
+    answersState: true,
+    transition: (game, now, { actor }) => redo(game, actor, now),
+  }),
+  draw: change({
+    path: 'draw/:action',
+    operationId: 'drawAction',
+    summary: 'Offer, accept, decline or claim a draw',
+    params: DrawParams,
+    transition: (game, now, { params, actor }) => drawAction(game, params.action, actor, now),
+  }),
+  takeback: change({
+    path: 'takeback/:action',
+    operationId: 'takebackAction',
+    summary: 'Offer, accept or decline a takeback',
+    description:
+      'An accepted takeback takes back the last move of the side that offered it and the reply made since, if any, so that it is to move again.',
+    params: TakebackParams,
+    transition: (game, now, { params, actor }) => takebackAction(game, params.action, actor, now),
+  }),
+  abort: change({
+    path: 'abort',
+    operationId: 'abortGame',
+    summary: 'End a clocked game before both sides have moved once',
+    description:
+      'A clocked game ends as aborted, without a winner, while not both sides have made their first move; later, or on an untimed game, ABORT_NOT_AVAILABLE.',
+    params: GameIdParams,
+    transition: (game, now, { actor }) => abort(game, actor, now),
+  }),
+};
+
 export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (
   fastify,
   { games, publicUrl, metrics, cursors },
@@ -92,6 +167,38 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (
   const gameExists = requireGame(games);
   // Changes read the game themselves (GameService.change): the hook only judges that it exists.
   const gameToChange = requireGame(games, { current: false });
+
+  /** A creation's answer: the game made, counted, as its GameFull with 201. */
+  async function created(reply: FastifyReply, made: Promise<Game>): Promise<FastifyReply> {
+    const game = await made;
+    metrics.gamesCreated.inc();
+    return reply.code(201).send(gameFullOf(game, games.now()));
+  }
+
+  /** Registers a change of the table: its transition for the request's actor, answered with the state or {ok: true}. */
+  function changeRoute<P extends TObject>(route: ChangeRoute<P>): void {
+    const { path, operationId, summary, description, params, answersState, transition } = route;
+    const inputs = description === undefined ? { params } : { description, params };
+    app.post(
+      `/:gameId/${path}`,
+      {
+        preValidation: gameToChange,
+        schema: operation(
+          operationId,
+          summary,
+          inputs,
+          { 200: ref(answersState ? GameState : OkResponse) },
+          CHANGE_ERRORS,
+        ),
+      },
+      async (request, reply) => {
+        const values = request.params as Static<P> & { gameId: string };
+        const asked = { params: values, actor: request.actor };
+        const { event } = await games.change(values.gameId, (game, now) => transition(game, now, asked));
+        return answersState ? sendState(reply, event) : { ok: true as const };
+      },
+    );
+  }
 
   app.post(
     '',
@@ -103,20 +210,12 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (
         if (raw.body === undefined) raw.body = {};
         done();
       },
-      schema: operation(
-        'createGame',
-        'Create a game at the initial position',
-        { body: Type.Optional(ref(CreateGameRequest)) },
-        { 201: ref(GameFull) },
-        CREATE_ERRORS,
-      ),
+      schema: creation('createGame', 'Create a game at the initial position', Type.Optional(ref(CreateGameRequest))),
     },
     async (request, reply) => {
       const { white, black, clock } = request.body;
       refuseEngineSeats({ white, black });
-      const game = await games.create({ white, black, clock }, request.actor);
-      metrics.gamesCreated.inc();
-      return reply.code(201).send(gameFullOf(game, games.now()));
+      return created(reply, games.create({ white, black, clock }, request.actor));
     },
   );
 
@@ -151,40 +250,18 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (
 
   app.post(
     '/import/fen',
-    {
-      schema: operation(
-        'importFen',
-        'Create a game from a FEN position',
-        { body: ref(ImportFenRequest) },
-        { 201: ref(GameFull) },
-        CREATE_ERRORS,
-      ),
-    },
+    { schema: creation('importFen', 'Create a game from a FEN position', ref(ImportFenRequest)) },
     async (request, reply) => {
       const { fen, white, black, clock } = request.body;
       refuseEngineSeats({ white, black });
-      const game = await games.importFen({ white, black, clock }, fen, request.actor);
-      metrics.gamesCreated.inc();
-      return reply.code(201).send(gameFullOf(game, games.now()));
+      return created(reply, games.importFen({ white, black, clock }, fen, request.actor));
     },
   );
 
   app.post(
     '/import/pgn',
-    {
-      schema: operation(
-        'importPgn',
-        'Create a game by replaying a PGN',
-        { body: ref(ImportPgnRequest) },
-        { 201: ref(GameFull) },
-        CREATE_ERRORS,
-      ),
-    },
-    async (request, reply) => {
-      const game = await games.importPgn(request.body.pgn, request.actor, request.body.clock);
-      metrics.gamesCreated.inc();
-      return reply.code(201).send(gameFullOf(game, games.now()));
-    },
+    { schema: creation('importPgn', 'Create a game by replaying a PGN', ref(ImportPgnRequest)) },
+    async (request, reply) => created(reply, games.importPgn(request.body.pgn, request.actor, request.body.clock)),
   );
 
   app.get(
@@ -206,23 +283,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (
     },
   );
 
-  app.post(
-    '/:gameId/resign',
-    {
-      preValidation: gameToChange,
-      schema: operation(
-        'resignGame',
-        "The side to move resigns (a player: their own side, on either side's turn)",
-        { params: GameIdParams },
-        { 200: ref(OkResponse) },
-        CHANGE_ERRORS,
-      ),
-    },
-    async request => {
-      await games.change(request.params.gameId, (game, now) => resign(game, request.actor, now));
-      return { ok: true as const };
-    },
-  );
+  changeRoute(CHANGES.resign);
 
   app.post(
     '/:gameId/move/:uci',
@@ -277,142 +338,35 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (
     },
   );
 
-  app.post(
-    '/:gameId/undo',
-    {
-      preValidation: gameToChange,
-      schema: operation(
-        'undoMove',
-        'Take back the last move',
-        { params: GameIdParams },
-        { 200: ref(GameState) },
-        CHANGE_ERRORS,
-      ),
-    },
-    async (request, reply) =>
-      sendState(
-        reply,
-        (await games.change(request.params.gameId, (game, now) => undo(game, request.actor, now))).event,
-      ),
-  );
+  // The document lists the operations in the order they are registered: resign stands before the move, as it did.
+  for (const change of [CHANGES.undo, CHANGES.redo, CHANGES.draw, CHANGES.takeback, CHANGES.abort]) changeRoute(change);
 
-  app.post(
-    '/:gameId/redo',
+  // The exports, alike but for the path, the operation, the media type and the text.
+  const site = (game: Game) => (publicUrl ? `${publicUrl}/game/${game.record.id}` : '?');
+  for (const { format, operationId, summary, type, text } of [
     {
-      preValidation: gameToChange,
-      schema: operation(
-        'redoMove',
-        'Replay the last move taken back',
-        { params: GameIdParams },
-        { 200: ref(GameState) },
-        CHANGE_ERRORS,
-      ),
+      format: 'fen',
+      operationId: 'exportFen',
+      summary: 'The FEN of the current position',
+      type: 'text/plain',
+      text: fenOf,
     },
-    async (request, reply) =>
-      sendState(
-        reply,
-        (await games.change(request.params.gameId, (game, now) => redo(game, request.actor, now))).event,
-      ),
-  );
-
-  app.post(
-    '/:gameId/draw/:action',
     {
-      preValidation: gameToChange,
-      schema: operation(
-        'drawAction',
-        'Offer, accept, decline or claim a draw',
-        { params: DrawParams },
-        { 200: ref(OkResponse) },
-        CHANGE_ERRORS,
-      ),
+      format: 'pgn',
+      operationId: 'exportPgn',
+      summary: 'The whole game as PGN',
+      type: 'application/x-chess-pgn',
+      text: (game: Game) => exportPgn(game, { site: site(game) }),
     },
-    async request => {
-      const { gameId, action } = request.params;
-      await games.change(gameId, (game, now) => drawAction(game, action, request.actor, now));
-      return { ok: true as const };
-    },
-  );
-
-  app.post(
-    '/:gameId/takeback/:action',
-    {
-      preValidation: gameToChange,
-      schema: operation(
-        'takebackAction',
-        'Offer, accept or decline a takeback',
-        {
-          description:
-            'An accepted takeback takes back the last move of the side that offered it and the reply made since, if any, so that it is to move again.',
-          params: TakebackParams,
-        },
-        { 200: ref(OkResponse) },
-        CHANGE_ERRORS,
-      ),
-    },
-    async request => {
-      const { gameId, action } = request.params;
-      await games.change(gameId, (game, now) => takebackAction(game, action, request.actor, now));
-      return { ok: true as const };
-    },
-  );
-
-  app.post(
-    '/:gameId/abort',
-    {
-      preValidation: gameToChange,
-      schema: operation(
-        'abortGame',
-        'End a clocked game before both sides have moved once',
-        {
-          description:
-            'A clocked game ends as aborted, without a winner, while not both sides have made their first move; later, or on an untimed game, ABORT_NOT_AVAILABLE.',
-          params: GameIdParams,
-        },
-        { 200: ref(OkResponse) },
-        CHANGE_ERRORS,
-      ),
-    },
-    async request => {
-      await games.change(request.params.gameId, (game, now) => abort(game, request.actor, now));
-      return { ok: true as const };
-    },
-  );
-
-  app.get(
-    '/:gameId/export/fen',
-    {
-      preValidation: gameExists,
-      schema: operation(
-        'exportFen',
-        'The FEN of the current position',
-        { params: GameIdParams },
-        { 200: { description: 'FEN', content: { 'text/plain': { schema: Type.String() } } } },
-        GAME_ERRORS,
-      ),
-    },
-    async (request, reply) => {
-      const game = foundGame(request);
-      return reply.type('text/plain; charset=utf-8').send(fenOf(game));
-    },
-  );
-
-  app.get(
-    '/:gameId/export/pgn',
-    {
-      preValidation: gameExists,
-      schema: operation(
-        'exportPgn',
-        'The whole game as PGN',
-        { params: GameIdParams },
-        { 200: { description: 'PGN', content: { 'application/x-chess-pgn': { schema: Type.String() } } } },
-        GAME_ERRORS,
-      ),
-    },
-    async (request, reply) => {
-      const game = foundGame(request);
-      const site = publicUrl ? `${publicUrl}/game/${game.record.id}` : '?';
-      return reply.type('application/x-chess-pgn; charset=utf-8').send(exportPgn(game, { site }));
-    },
-  );
+  ]) {
+    const answer = { description: format.toUpperCase(), content: { [type]: { schema: Type.String() } } };
+    app.get(
+      `/:gameId/export/${format}`,
+      {
+        preValidation: gameExists,
+        schema: operation(operationId, summary, { params: GameIdParams }, { 200: answer }, GAME_ERRORS),
+      },
+      async (request, reply) => reply.type(`${type}; charset=utf-8`).send(text(foundGame(request))),
+    );
+  }
 };

@@ -19,7 +19,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Actor } from '../../domain/seats.ts';
+import { actingPlayer, type Actor } from '../../domain/seats.ts';
 import type { Game } from '../../domain/game.ts';
 import {
   eventGameOf,
@@ -34,17 +34,18 @@ import { ChatRequest, PlayerGameChat } from '../../contract/chat.ts';
 import type { ChatService } from '../../service/chat.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { ENGINE_ID } from '../../domain/engineSeat.ts';
-import { OkResponse, ref } from '../../contract/shapes.ts';
+import { ref } from '../../contract/shapes.ts';
 import { LichessGameStreamEvent } from '../../contract/events.ts';
 import { BotOnlineUser, NowPlaying } from '../../contract/lichess.ts';
 import type { GameService } from '../../service/games.ts';
 import type { PlayerTokens } from '../../service/tokens.ts';
 import type { PlayerFeed } from '../../bus/players.ts';
 import { requireGame } from '../requireGame.ts';
-import { errorResponses, ndjsonAnswer, operation } from '../schemas.ts';
+import { ndjsonAnswer } from '../schemas.ts';
 import type { StreamDialect, StreamHub } from '../stream.ts';
 import { acceptForms } from './challenges.ts';
-import { GameParams, lichess, lichessActions } from './lichessActions.ts';
+import { GameParams, lichess, lichessActions, lichessOperation } from './lichessActions.ts';
+import { OK, okAction } from '../okAction.ts';
 import { keepPresent, ndjsonAnswers } from './stream.ts';
 import { EVENT_STREAMS, type GamePresence } from '../../service/presence.ts';
 
@@ -83,10 +84,7 @@ const PlayingQuery = Type.Object(
 );
 
 /** The player of a player token; lichess's account paths need one. */
-function playerIdOf(actor: Actor): string {
-  if (actor.kind === 'player') return actor.player.id;
-  throw new DomainError('FORBIDDEN', 'this path needs a player token: a service token acts for no player');
-}
+const playerIdOf = (actor: Actor): string => actingPlayer(actor, 'this path needs').id;
 
 export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fastify, options) => {
   const { games, chat, hub, clientKey, tokens, players, presence } = options;
@@ -108,20 +106,18 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
       {
         ...lichess,
         preValidation: gameExists,
-        schema: {
-          operationId: `${prefix}GameStream`,
-          summary: `Follow a game in lichess's ${prefix === 'bot' ? 'Bot' : 'Board'} API shape (NDJSON)`,
-          tags: ['lichess'],
-          security: [{ bearerAuth: [] }],
-          params: GameParams,
-          response: {
+        schema: lichessOperation(
+          `${prefix}GameStream`,
+          `Follow a game in lichess's ${prefix === 'bot' ? 'Bot' : 'Board'} API shape (NDJSON)`,
+          { params: GameParams },
+          {
             200: ndjsonAnswer(
               ref(LichessGameStreamEvent),
               "lichess's gameFull, then gameState lines; the answer ends once the game is over",
             ),
-            ...errorResponses(400, 401, 404, 429),
           },
-        },
+          [400, 401, 404, 429],
+        ),
       },
       async (request, reply) => {
         const { gameId } = request.params;
@@ -156,92 +152,83 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
 
   for (const prefix of chat ? (['board', 'bot'] as const) : []) {
     const Prefix = prefix === 'bot' ? 'Bot' : 'Board';
-    app.post(
-      `/${prefix}/game/:gameId/chat`,
-      {
-        ...lichess,
-        preValidation: gameExists,
-        schema: operation(
-          `${prefix}ChatWrite`,
-          "Write a line in the game's chat: the player room (the two players) or the spectator room (anyone)",
-          { params: GameParams, body: ref(ChatRequest) },
-          { 200: ref(OkResponse) },
-          [400, 401, 403, 404, 415, 429],
-          { tag: 'lichess' },
-        ),
-      },
-      async (request, reply) => {
+    okAction(app, {
+      method: 'POST',
+      url: `/${prefix}/game/:gameId/chat`,
+      preValidation: gameExists,
+      lichess: true,
+      schema: lichessOperation(
+        `${prefix}ChatWrite`,
+        "Write a line in the game's chat: the player room (the two players) or the spectator room (anyone)",
+        { params: GameParams, body: ref(ChatRequest) },
+        OK,
+        [400, 401, 403, 404, 415, 429],
+      ),
+      act: async (request, reply) => {
         try {
           await chat!.write(request.actor, request.params.gameId, request.body);
         } catch (error) {
           if (error instanceof ChatRateLimited) void reply.header('retry-after', String(error.retryAfterSeconds));
           throw error;
         }
-        return { ok: true as const };
       },
-    );
+    });
     app.get(
       `/${prefix}/game/:gameId/chat`,
       {
         ...lichess,
         preValidation: gameExists,
-        schema: operation(
+        schema: lichessOperation(
           `${prefix}ChatRead`,
           `The game's player room, in lichess's ${Prefix} API shape (for the game's players)`,
           { params: GameParams },
           { 200: ref(PlayerGameChat) },
           [400, 401, 403, 404, 429],
-          { tag: 'lichess' },
         ),
       },
       async request => lichessChat(await chat!.playerRoom(request.actor, request.params.gameId)),
     );
   }
 
-  app.post(
-    '/bot/account/upgrade',
-    {
-      ...lichess,
-      schema: operation(
-        'botAccountUpgrade',
-        "Make the token's player a bot, for good (a player who has played no game yet)",
-        {},
-        { 200: ref(OkResponse) },
-        [401, 403, 429],
-        { tag: 'lichess' },
-      ),
-    },
-    async request => {
+  okAction(app, {
+    method: 'POST',
+    url: '/bot/account/upgrade',
+    lichess: true,
+    schema: lichessOperation(
+      'botAccountUpgrade',
+      "Make the token's player a bot, for good (a player who has played no game yet)",
+      {},
+      OK,
+      [401, 403, 429],
+    ),
+    act: async request => {
       const player = playerIdOf(request.actor);
       if (!tokens) throw new DomainError('FORBIDDEN', 'bots need player tokens, which this service does not issue');
-      if (request.actor.kind === 'player' && request.actor.bot) return { ok: true as const };
+      if (request.actor.kind === 'player' && request.actor.bot) return;
       const played = await games.list({ player, status: 'all', limit: 1 });
       if (played.games.length > 0) {
         throw new DomainError('FORBIDDEN', `${player} has played games already: only a new player can become a bot`);
       }
       await tokens.makeBot(player);
-      return { ok: true as const };
     },
-  );
+  });
 
   app.get(
     '/bot/online',
     {
       ...lichess,
-      schema: {
-        operationId: 'botOnline',
-        summary: 'The bots with an event stream open (NDJSON of lichess users)',
-        tags: ['lichess'],
-        security: [{ bearerAuth: [] }],
-        querystring: Type.Object(
-          { nb: Type.Optional(Type.Integer({ minimum: 0, maximum: 999_999_999, description: 'at most this many' })) },
-          { additionalProperties: true },
-        ),
-        response: {
-          200: ndjsonAnswer(ref(BotOnlineUser), 'one lichess user per line'),
-          ...errorResponses(400, 429),
+      schema: lichessOperation(
+        'botOnline',
+        'The bots with an event stream open (NDJSON of lichess users)',
+        {
+          querystring: Type.Object(
+            { nb: Type.Optional(Type.Integer({ minimum: 0, maximum: 999_999_999, description: 'at most this many' })) },
+            { additionalProperties: true },
+          ),
         },
-      },
+        { 200: ndjsonAnswer(ref(BotOnlineUser), 'one lichess user per line') },
+        [400, 429],
+      ),
     },
     async (request, reply) => {
       // With presence, the event streams of every instance; without, this instance's.
@@ -261,17 +248,13 @@ export const lichessRoutes: FastifyPluginAsync<LichessRoutesOptions> = async (fa
     '/account/playing',
     {
       ...lichess,
-      schema: {
-        operationId: 'accountPlaying',
-        summary: "The player's ongoing games, in lichess's shape",
-        tags: ['lichess'],
-        security: [{ bearerAuth: [] }],
-        querystring: PlayingQuery,
-        response: {
-          200: ref(NowPlaying),
-          ...errorResponses(400, 401, 403, 429),
-        },
-      },
+      schema: lichessOperation(
+        'accountPlaying',
+        "The player's ongoing games, in lichess's shape",
+        { querystring: PlayingQuery },
+        { 200: ref(NowPlaying) },
+        [400, 401, 403, 429],
+      ),
     },
     async request => {
       const player = playerIdOf(request.actor);

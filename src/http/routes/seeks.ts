@@ -10,12 +10,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { SeekCreated, SeekRequest } from '../../contract/seeks.ts';
-import { OkResponse, ref } from '../../contract/shapes.ts';
+import { ref } from '../../contract/shapes.ts';
 import { StreamErrorEvent } from '../../contract/events.ts';
 import { isRealTime } from '../../domain/seek.ts';
 import type { SeekService } from '../../service/seeks.ts';
 import { errorResponses, operation } from '../schemas.ts';
 import type { StreamHub } from '../stream.ts';
+import { OK, okAction } from '../okAction.ts';
 import { acceptForms } from './challenges.ts';
 import { ndjsonAnswers } from './stream.ts';
 
@@ -93,21 +94,17 @@ export const seekRoutes: FastifyPluginAsync<SeekRoutesOptions> = async (fastify,
     },
   );
 
-  app.delete(
-    '/board/seek/:id',
-    {
-      schema: operation(
-        'deleteSeek',
-        'Withdraw a correspondence seek (a real-time one is withdrawn by closing its request)',
-        { params: SeekParams },
-        { 200: ref(OkResponse) },
-        [401, 403, 404, 429],
-        { tag: 'challenges' },
-      ),
-    },
-    async request => {
-      await seeks.withdraw(request.actor, request.params.id);
-      return { ok: true as const };
-    },
-  );
+  okAction(app, {
+    method: 'DELETE',
+    url: '/board/seek/:id',
+    schema: operation(
+      'deleteSeek',
+      'Withdraw a correspondence seek (a real-time one is withdrawn by closing its request)',
+      { params: SeekParams },
+      OK,
+      [401, 403, 404, 429],
+      { tag: 'challenges' },
+    ),
+    act: request => seeks.withdraw(request.actor, request.params.id),
+  });
 };

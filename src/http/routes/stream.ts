@@ -24,7 +24,7 @@ import { GameStreamEvent, PlayerStreamEvent, type ChallengeLine } from '../../co
 import { ref } from '../../contract/shapes.ts';
 import { withOrigin } from '../../service/challengeViews.ts';
 import { foundGame, requireGame } from '../requireGame.ts';
-import { GameIdParams, errorResponses, ndjsonAnswer } from '../schemas.ts';
+import { GameIdParams, ndjsonAnswer, operation } from '../schemas.ts';
 import type { StreamHub } from '../stream.ts';
 
 export interface StreamRoutesOptions {
@@ -111,21 +111,19 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
     '/board/game/:gameId/stream',
     {
       preValidation: requireGame(games),
-      schema: {
-        operationId: 'streamGame',
-        summary: 'Follow a game live (NDJSON)',
-        description:
-          'A gameFull event first, then one gameState event per change, in order; an empty line every few seconds ' +
-          'while idle; an error event (SERVER_SHUTDOWN, SLOW_CONSUMER, UNAUTHORIZED once the token is revoked, ' +
-          'UNAVAILABLE when the game could not be read to begin with) before the server closes the stream.',
-        tags: ['games'],
-        security: [{ bearerAuth: [] }],
-        params: GameIdParams,
-        response: {
-          200: ndjsonAnswer(ref(GameStreamEvent), 'the game, then its changes, one JSON line each'),
-          ...errorResponses(400, 401, 404, 429),
+      schema: operation(
+        'streamGame',
+        'Follow a game live (NDJSON)',
+        {
+          description:
+            'A gameFull event first, then one gameState event per change, in order; an empty line every few seconds ' +
+            'while idle; an error event (SERVER_SHUTDOWN, SLOW_CONSUMER, UNAUTHORIZED once the token is revoked, ' +
+            'UNAVAILABLE when the game could not be read to begin with) before the server closes the stream.',
+          params: GameIdParams,
         },
-      },
+        { 200: ndjsonAnswer(ref(GameStreamEvent), 'the game, then its changes, one JSON line each') },
+        [400, 401, 404, 429],
+      ),
     },
     async (request, reply) => {
       const { gameId } = request.params;
@@ -141,26 +139,27 @@ export const streamRoutes: FastifyPluginAsync<StreamRoutesOptions> = async (fast
 
   if (!players) return;
 
+  // Its declaration has the game stream's shape on purpose (an operation, its prose, its NDJSON lines): what the
+  // two streams share in logic is ndjsonAnswers' and the hub's, written once.
   app.get(
     '/stream/event',
     {
-      schema: {
-        operationId: 'streamEvents',
-        summary: "Follow a player's games starting and ending (NDJSON)",
-        description:
-          'A gameStart event for each ongoing game of the player first, then gameStart when a game with the player ' +
-          'in a seat starts (created, or resumed by an undo) and gameFinish when one ends; heartbeats and error ' +
-          'events as on game streams. A player token follows only its own player (naming another is 403 FORBIDDEN); a ' +
-          'service token names one (player). Challenges too: a challenge event for each pending one first, then ' +
-          'challenge, challengeCanceled and challengeDeclined as they are made and answered.',
-        tags: ['players'],
-        security: [{ bearerAuth: [] }],
-        querystring: EventQuery,
-        response: {
-          200: ndjsonAnswer(ref(PlayerStreamEvent), "the player's games and challenges, one JSON line each"),
-          ...errorResponses(400, 401, 403, 429),
+      schema: operation(
+        'streamEvents',
+        "Follow a player's games starting and ending (NDJSON)",
+        {
+          description:
+            'A gameStart event for each ongoing game of the player first, then gameStart when a game with the player ' +
+            'in a seat starts (created, or resumed by an undo) and gameFinish when one ends; heartbeats and error ' +
+            'events as on game streams. A player token follows only its own player (naming another is 403 FORBIDDEN); a ' +
+            'service token names one (player). Challenges too: a challenge event for each pending one first, then ' +
+            'challenge, challengeCanceled and challengeDeclined as they are made and answered.',
+          querystring: EventQuery,
         },
-      },
+        { 200: ndjsonAnswer(ref(PlayerStreamEvent), "the player's games and challenges, one JSON line each") },
+        [400, 401, 403, 429],
+        { tag: 'players' },
+      ),
     },
     async (request, reply) => {
       const { actor } = request;

@@ -9,16 +9,9 @@ import { Type } from 'typebox';
 import { DomainError } from '../../domain/errors.ts';
 import type { PlayerTokens } from '../../service/tokens.ts';
 import type { StoredToken } from '../../store/tokens.ts';
-import {
-  Account,
-  IssuedToken,
-  OkResponse,
-  TokenList,
-  TokenRequest,
-  ref,
-  type TokenInfo,
-} from '../../contract/shapes.ts';
+import { Account, IssuedToken, TokenList, TokenRequest, ref, type TokenInfo } from '../../contract/shapes.ts';
 import { operation } from '../schemas.ts';
+import { OK, okAction } from '../okAction.ts';
 
 export interface TokenRoutesOptions {
   publicUrl?: string | undefined; // the base of lichess's account `url`; none: the request's own origin
@@ -32,6 +25,22 @@ const TokensQuery = Type.Object({
     Type.String({ minLength: 1, maxLength: 64, description: "only this player's tokens (a PlayerInfo id)" }),
   ),
 });
+
+/**
+ * The schema of a token-management operation: a service token is needed (401 without one, 403 with a player token,
+ * 429 as everywhere), tagged tokens; `errors` are its own besides those (the answers' order is the statuses').
+ */
+const serviceOperation = <Inputs extends object, Answers extends object>(
+  operationId: string,
+  summary: string,
+  inputs: Inputs,
+  answers: Answers,
+  ...errors: number[]
+) =>
+  operation(operationId, summary, inputs, answers, [...errors, 401, 403, 429], {
+    tag: 'tokens',
+    security: 'serviceToken',
+  });
 
 const infoOf = ({ id, player, createdAt }: StoredToken): TokenInfo => ({ id, player, createdAt });
 
@@ -55,19 +64,17 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
       ),
     );
   };
-  const service = { tag: 'tokens', security: 'serviceToken' } as const;
 
   app.post(
     '/tokens',
     {
       preValidation: serviceOnly,
-      schema: operation(
+      schema: serviceOperation(
         'createToken',
         'Issue a player token',
         { body: ref(TokenRequest) },
         { 201: ref(IssuedToken) },
-        [400, 401, 403, 429],
-        service,
+        400,
       ),
     },
     async (request, reply) =>
@@ -78,38 +85,34 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
     '/tokens',
     {
       preValidation: serviceOnly,
-      schema: operation(
+      schema: serviceOperation(
         'listTokens',
         'The player tokens not revoked (no secrets)',
         { querystring: TokensQuery },
         { 200: ref(TokenList) },
-        [400, 401, 403, 429],
-        service,
+        400,
       ),
     },
     async request => ({ tokens: (await tokens.list(request.query.player)).map(infoOf) }),
   );
 
-  app.delete(
-    '/tokens/:id',
-    {
-      preValidation: serviceOnly,
-      schema: operation(
-        'revokeToken',
-        'Revoke a player token: every instance refuses it within a second',
-        { params: TokenIdParams },
-        { 200: ref(OkResponse) },
-        [401, 403, 404, 429],
-        service,
-      ),
-    },
-    async request => {
+  okAction(app, {
+    method: 'DELETE',
+    url: '/tokens/:id',
+    preValidation: serviceOnly,
+    schema: serviceOperation(
+      'revokeToken',
+      'Revoke a player token: every instance refuses it within a second',
+      { params: TokenIdParams },
+      OK,
+      404,
+    ),
+    act: async request => {
       if (!(await tokens.revoke(request.params.id))) {
         throw new DomainError('NOT_FOUND', `there is no token ${request.params.id}`);
       }
-      return { ok: true as const };
     },
-  );
+  });
 
   app.get(
     '/account',
