@@ -240,10 +240,9 @@ export function runSeekStoreContract(
       const pairing = pairSeeks(mine[1]!, partner, `P${fresh().slice(1)}`, NOW, () => 0.5);
       t.assert.equal(await store.pairSeeks(pairing.older, pairing.newer), true);
       const again = Array.from({ length: 3 }, () => correspondence(pool, { player }));
-      t.assert.deepEqual(
-        await Promise.all(again.map(seek => store.insertSeek(seek, 3).then(inserted => inserted.result))),
-        ['inserted', 'inserted', 'limit'],
-      );
+      // Three at once, with room for two: which one finds the bound reached is the race's (any, on PostgreSQL).
+      const results = await Promise.all(again.map(seek => store.insertSeek(seek, 3).then(inserted => inserted.result)));
+      t.assert.deepEqual(results.sort(), ['inserted', 'inserted', 'limit']);
     });
 
     test("one player's seeks racing: twenty real-time ones leave one open; twenty correspondence ones, ten", async (t: TestContext) => {
