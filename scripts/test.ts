@@ -18,10 +18,10 @@
  * npm test                          # unit with the coverage gate, then system
  * ```
  */
-import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { join, relative } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -71,37 +71,127 @@ function testFiles(suite: keyof typeof SUITES): string[] {
 }
 
 /**
- * Test files run at once: the unit suite's files run two at a time whatever the machine (Node's default is one less
- * than the cores, one on two cores), since most of a unit file's time is starting its process; the system suite's
- * files, whose tests time real processes, streams and clocks, keep Node's default.
+ * The unit suite runs in a few processes at once, each running its share of the files in the one process
+ * (`--test-isolation=none`): a file then costs no process of its own, no loading of the TypeScript loader and the
+ * server's modules again, and no compiling of the route schemas again, which was most of a unit file's time. The
+ * shards are twice the cores, so that a shard waiting on a real socket, timer or PostgreSQL leaves its core to another,
+ * and the files are shared out by how long each took last time (the longest first, each to the shard with the least
+ * so far; a file not timed yet counts as the median), kept in node_modules/.cache. With the coverage gate
+ * (`npm test`) the files run as before, a process each, so that Node sums their coverage into one gate. The system
+ * suite's files, whose tests time real processes, streams and clocks, keep a process each and Node's default
+ * concurrency.
  */
-const concurrency = (suite: keyof typeof SUITES): string[] =>
-  suite === 'unit' ? [`--test-concurrency=${Math.max(2, availableParallelism() - 1)}`] : [];
+const UNIT_SHARDS = Math.max(2, availableParallelism() * 2);
 
-function run(suite: keyof typeof SUITES, coverage: boolean, extra: string[]): number {
-  const flags = coverage
-    ? [
-        '--experimental-test-coverage',
-        '--test-coverage-include=src/**',
-        '--test-coverage-exclude=src/web/**',
-        `--test-coverage-lines=${COVERAGE_FLOORS.lines}`,
-        `--test-coverage-branches=${COVERAGE_FLOORS.branches}`,
-        `--test-coverage-functions=${COVERAGE_FLOORS.functions}`,
-      ]
-    : [];
+/** Where the unit files' durations of the last run are kept: file (relative to the root) -> ms. */
+const DURATIONS = join(ROOT, 'node_modules', '.cache', 'chess-game-service', 'unit-durations.json');
+
+function lastDurations(): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(DURATIONS, 'utf8')) as Record<string, number>;
+  } catch {
+    return {}; // the first run, or a cache cleared
+  }
+}
+
+/** The files in `count` lists of about equal time: the longest first, each to the list with the least so far. */
+function shareOut(files: string[], durations: Record<string, number>, count: number): string[][] {
+  const known = files.map(file => durations[file]).filter((ms): ms is number => ms !== undefined);
+  const typical = known.length > 0 ? known.sort((x, y) => x - y)[known.length >> 1]! : 1;
+  const weight = (file: string) => durations[file] ?? typical;
+  const shares = Array.from({ length: count }, () => ({ files: [] as string[], ms: 0 }));
+  for (const file of [...files].sort((x, y) => weight(y) - weight(x) || x.localeCompare(y))) {
+    const least = shares.reduce((min, share) => (share.ms < min.ms ? share : min));
+    least.files.push(file);
+    least.ms += weight(file);
+  }
+  return shares.map(share => share.files.sort()).filter(share => share.length > 0);
+}
+
+/** Node.js 24 names the flag `--test-isolation`; 22 has it as experimental only. */
+const NO_ISOLATION =
+  Number(process.versions.node.split('.')[0]) >= 24 ? '--test-isolation=none' : '--experimental-test-isolation=none';
+
+const COVERAGE_FLAGS = [
+  '--experimental-test-coverage',
+  '--test-coverage-include=src/**',
+  '--test-coverage-exclude=src/web/**',
+  `--test-coverage-lines=${COVERAGE_FLOORS.lines}`,
+  `--test-coverage-branches=${COVERAGE_FLOORS.branches}`,
+  `--test-coverage-functions=${COVERAGE_FLOORS.functions}`,
+];
+
+/** Runs the suite's files, a process each (Node's own runner): the system suite, and the unit suite's coverage. */
+function runEach(suite: keyof typeof SUITES, coverage: boolean, extra: string[]): number {
+  const concurrency = suite === 'unit' ? [`--test-concurrency=${Math.max(2, availableParallelism() - 1)}`] : [];
   const args = [
     '--import',
     'tsx',
     '--test',
     '--test-reporter=spec',
-    ...concurrency(suite),
-    ...flags,
+    ...concurrency,
+    ...(coverage ? COVERAGE_FLAGS : []),
     ...extra,
     ...testFiles(suite),
   ];
   process.stdout.write(`\n# ${suite} suite${coverage ? ', with the coverage gate' : ''}\n`);
   const result = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
   return result.status ?? 1;
+}
+
+/** The figures of a spec report's summary (`ℹ tests 12`...). */
+const SUMMARY = ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo'] as const;
+type Summary = Record<(typeof SUMMARY)[number], number>;
+const summaryOf = (output: string): Summary =>
+  Object.fromEntries(
+    SUMMARY.map(name => [name, Number(new RegExp(`^ℹ ${name} (\\d+)$`, 'm').exec(output)?.[1] ?? 0)]),
+  ) as Summary;
+
+/** Runs the unit suite in UNIT_SHARDS processes at once; each shard's report is printed whole when it ends. */
+async function runShards(extra: string[]): Promise<number> {
+  const files = testFiles('unit');
+  const started = performance.now();
+  const durations = lastDurations();
+  const shares = shareOut(files, durations, UNIT_SHARDS);
+  const times = mkdtempSync(join(tmpdir(), 'unit-durations-'));
+  process.stdout.write(`\n# unit suite: ${files.length} files in ${shares.length} processes\n`);
+  const shards = shares.map((share, k) => {
+    const timesOf = join(times, `${k}.ndjson`);
+    const reporters = ['spec', 'stdout', './scripts/testDurations.ts', timesOf].flatMap((value, i) =>
+      i % 2 === 0 ? [`--test-reporter=${value}`] : [`--test-reporter-destination=${value}`],
+    );
+    const args = ['--import', 'tsx', '--test', NO_ISOLATION, ...reporters, ...extra, ...share];
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    return new Promise<{ status: number; output: string }>(resolve =>
+      child.on('close', (code, signal) => {
+        process.stdout.write(`\n# unit shard ${k + 1}/${shares.length}${signal ? ` (${signal})` : ''}\n${output}`);
+        resolve({ status: code ?? 1, output });
+      }),
+    );
+  });
+  const results = await Promise.all(shards);
+  // This run's durations replace the last ones, file by file (a run of some tests only leaves the others' as they were).
+  const measured: Record<string, number> = {};
+  for (const name of readdirSync(times)) {
+    for (const line of readFileSync(join(times, name), 'utf8').split('\n').filter(Boolean)) {
+      const { file, ms } = JSON.parse(line) as { file: string; ms: number };
+      const key = relative(ROOT, file);
+      measured[key] = (measured[key] ?? 0) + ms;
+    }
+  }
+  rmSync(times, { recursive: true, force: true });
+  if (extra.length === 0) {
+    mkdirSync(dirname(DURATIONS), { recursive: true });
+    writeFileSync(DURATIONS, `${JSON.stringify({ ...durations, ...measured }, null, 1)}\n`);
+  }
+  const total = (name: (typeof SUMMARY)[number]) =>
+    results.reduce((sum, { output }) => sum + summaryOf(output)[name], 0);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  process.stdout.write(`\n# unit suite: ${SUMMARY.map(name => `${name} ${total(name)}`).join(', ')}; ${seconds} s\n`);
+  return results.some(result => result.status !== 0) ? 1 : 0;
 }
 
 /** Test files in no suite: a new folder under test/ must join one, or its tests would never run. */
@@ -120,10 +210,10 @@ if (unlisted.length > 0) {
     `test files in no suite (add their folder to SUITES in scripts/test.ts): ${unlisted.join(', ')}\n`,
   );
   process.exitCode = 1;
-} else if (which === 'unit') process.exitCode = run('unit', false, extra);
-else if (which === 'system') process.exitCode = run('system', false, extra);
-else if (which === 'clients') process.exitCode = run('clients', false, extra);
-else if (which === 'all') process.exitCode = run('unit', true, extra) || run('system', false, extra);
+} else if (which === 'unit') process.exitCode = await runShards(extra);
+else if (which === 'system') process.exitCode = runEach('system', false, extra);
+else if (which === 'clients') process.exitCode = runEach('clients', false, extra);
+else if (which === 'all') process.exitCode = runEach('unit', true, extra) || runEach('system', false, extra);
 else {
   process.stderr.write(`unknown suite '${which}': unit, system, clients or all\n`);
   process.exitCode = 2;
