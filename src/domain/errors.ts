@@ -14,7 +14,15 @@ export class DomainError extends Error {
   readonly field: string | undefined;
 
   constructor(code: ErrorCode, message: string, field?: string) {
-    super(message);
+    // A refusal (4xx) is an answer, not a fault: its stack would never be read, and capturing one costs more than
+    // judging the move it refuses (a client sending bad moves in a loop). A 5xx keeps its stack for the log.
+    const limit = Error.stackTraceLimit;
+    if (ERROR_STATUS[code] < 500) Error.stackTraceLimit = 0;
+    try {
+      super(message);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
     this.name = 'DomainError';
     this.code = code;
     this.field = field;
