@@ -8,6 +8,8 @@
  *   (fuzzing, limits, memory), the browser, the differential tests against reference programs, the request
  *   benchmark's A/B mode (two commits built and compared; no figure is timed against a limit), and the real
  *   engines (Stockfish's levels and its clock).
+ * - `runtime`: the few system tests of the process on its runtime (start-up, crash and restart, shutdown), which CI
+ *   runs on every other Node.js line beside its unit suite.
  *
  * `npm test` runs the unit suite with the coverage gate (Node's own coverage; the floors below are the levels
  * reached, to be raised, never lowered), then the system suite. Extra arguments go to `node --test`.
@@ -15,6 +17,7 @@
  * ```sh
  * npm run test:unit                 # unit, no coverage
  * npm run test:system
+ * npm run test:runtime              # a part of system: the process on this runtime
  * npm test                          # unit with the coverage gate, then system
  * ```
  */
@@ -50,6 +53,16 @@ const SUITES = {
   // lichess's own clients (berserk, lichess-bot), whose sources are not in the repository: `npm run test:clients`
   // with LICHESS_CLIENTS_DIR (test/clients/realClients.test.ts). Not part of `npm test`.
   clients: ['test/clients'],
+  // The system tests of the process on its runtime (part of `system`): the versions it refuses, a start-up failure,
+  // SIGKILL and restart with nothing lost, SIGTERM with its streams. CI runs them on each other Node.js line it
+  // checks, beside that line's unit suite; the rest of `system` (browsers, cluster, reference programs, benchmarks)
+  // tests the service, not the runtime, and runs on the default line (.ci/run).
+  runtime: [
+    'test/guard/runtime.test.ts',
+    'test/guard/startup.test.ts',
+    'test/guard/crash.test.ts',
+    'test/stream/shutdown.test.ts',
+  ],
 } as const;
 
 /**
@@ -59,13 +72,15 @@ const SUITES = {
  */
 const COVERAGE_FLOORS = { lines: 95, branches: 92, functions: 86 } as const;
 
-/** The test files under the suite's folders, sorted. */
+/** The test files of the suite's folders and files, sorted. */
 function testFiles(suite: keyof typeof SUITES): string[] {
   return SUITES[suite]
-    .flatMap(dir =>
-      readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
-        .filter(name => name.endsWith('.test.ts'))
-        .map(name => relative(ROOT, join(ROOT, dir, name))),
+    .flatMap((entry: string) =>
+      entry.endsWith('.test.ts')
+        ? [entry]
+        : readdirSync(join(ROOT, entry), { recursive: true, encoding: 'utf8' })
+            .filter(name => name.endsWith('.test.ts'))
+            .map(name => relative(ROOT, join(ROOT, entry, name))),
     )
     .sort();
 }
@@ -213,8 +228,9 @@ if (unlisted.length > 0) {
 } else if (which === 'unit') process.exitCode = await runShards(extra);
 else if (which === 'system') process.exitCode = runEach('system', false, extra);
 else if (which === 'clients') process.exitCode = runEach('clients', false, extra);
+else if (which === 'runtime') process.exitCode = runEach('runtime', false, extra);
 else if (which === 'all') process.exitCode = runEach('unit', true, extra) || runEach('system', false, extra);
 else {
-  process.stderr.write(`unknown suite '${which}': unit, system, clients or all\n`);
+  process.stderr.write(`unknown suite '${which}': unit, system, runtime, clients or all\n`);
   process.exitCode = 2;
 }
