@@ -77,7 +77,8 @@ export function stateEvent(moves: string[]): StateEvent {
 export function runGameStoreContract(
   name: string,
   makeStore: () => Promise<GameStore>,
-  options: { skip?: string | false } = {},
+  // `fresh`: a store of its own, for the test of closing, where `makeStore` hands out one shared store (PostgreSQL).
+  options: { skip?: string | false; fresh?: () => Promise<GameStore> } = {},
 ): void {
   describe(`GameStore contract: ${name}`, { skip: options.skip ?? false }, () => {
     const open = async (t: TestContext): Promise<GameStore> => {
@@ -362,7 +363,7 @@ export function runGameStoreContract(
     });
 
     test('close resolves', async (t: TestContext) => {
-      const store = await makeStore();
+      const store = await (options.fresh ?? makeStore)();
       await store.create(makeRecord());
       t.assert.equal(await store.close(), undefined);
     });
