@@ -27,6 +27,7 @@ import type { EnginePool } from '../src/engine/index.ts';
 import { buildApp } from '../src/http/app.ts';
 import { ChallengeService } from '../src/service/challenges.ts';
 import { ChatService } from '../src/service/chat.ts';
+import { GameExports } from '../src/service/gameExports.ts';
 import { GameService } from '../src/service/games.ts';
 import { newGameId } from '../src/service/ids.ts';
 import { GamePresence } from '../src/service/presence.ts';
@@ -57,6 +58,7 @@ export async function servedDocument(): Promise<Record<string, unknown>> {
   const seeks = new SeekService({ store, games });
   const presence = new GamePresence({ store, now: () => games.now() });
   const chat = new ChatService({ store, games });
+  const exports = new GameExports(store, games);
   const app = await buildApp({
     games,
     store,
@@ -67,6 +69,7 @@ export async function servedDocument(): Promise<Record<string, unknown>> {
     seeks,
     presence,
     chat,
+    exports,
     engine: noEngine,
   });
   try {

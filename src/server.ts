@@ -16,6 +16,7 @@ import { EngineMoves } from './service/engineMoves.ts';
 import { createEnginePool } from './engine/index.ts';
 import { engineMetricsHooks } from './http/metrics.ts';
 import { ChatService } from './service/chat.ts';
+import { GameExports } from './service/gameExports.ts';
 import { ChangeFeed } from './bus/feed.ts';
 import { ChangeListener } from './bus/postgres.ts';
 import { PlayerFeed } from './bus/players.ts';
@@ -111,6 +112,7 @@ export async function start(config: Config) {
   games.onCommitted = game => engineMoves.committed(game);
   // Games' chat; on a shared store every instance hears each line from the database.
   const chat = new ChatService({ store: opened, games, sharedStore: shared });
+  const exports = new GameExports(opened, games);
   const app = await buildApp({
     games,
     challenges,
@@ -118,6 +120,7 @@ export async function start(config: Config) {
     presence,
     engine,
     chat,
+    exports,
     store,
     bus: feed,
     players,

@@ -196,7 +196,12 @@ export function createChessClient({ baseUrl, token, fetch, headers }: ChessClien
     const callerSignal = (init as { signal?: AbortSignal | null } | undefined)?.signal ?? undefined;
     const signal = callerSignal ? AbortSignal.any([callerSignal, closing.signal]) : closing.signal;
     const method: StreamMethod = STREAM_METHODS[path];
-    const answer = await request(method, path, { ...init, signal, parseAs: 'stream' });
+    // NDJSON asked for: the exports (GET /api/games/user/{id}) answer PGN otherwise, as lichess's do.
+    const headers = {
+      accept: 'application/x-ndjson',
+      ...(init as { headers?: Record<string, string> } | undefined)?.headers,
+    };
+    const answer = await request(method, path, { ...init, headers, signal, parseAs: 'stream' });
     if (!answer.response.ok) throw refusal(answer.response, answer.error);
     const body = answer.data ?? new ReadableStream<Uint8Array>({ start: controller => controller.close() });
     const lines = ndjsonLines(body, signal, callerSignal);

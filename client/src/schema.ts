@@ -925,6 +925,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/games/user/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A player's games, streamed as PGN or NDJSON (lichess's export)
+     * @description Newest first by creation time (ties by id), or oldest first with sort=dateAsc; only finished games unless ongoing=true. NDJSON (one GameJson a line) for Accept: application/x-ndjson, else PGN with the games separated by a blank line. Written as the reader takes it; counts as one of the client's streams.
+     */
+    get: operations['exportPlayerGames'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/games/export/_ids': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Games by their ids, streamed as PGN or NDJSON
+     * @description Up to 300 game ids, comma-separated, read as text whatever the media type; unknown ids are skipped, ongoing games included, in the order given. NDJSON (one GameJson a line) for Accept: application/x-ndjson, else PGN. Counts as one of the client's streams.
+     */
+    post: operations['exportGamesByIds'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/game/export/{gameId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One game as PGN or JSON (lichess's export)
+     * @description GameJson for Accept: application/json, else PGN; clocks=true by default. Outside /api/, but it needs a token as /api/ does when authentication is on.
+     */
+    get: operations['exportGame'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/user/{id}/current-game': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A player's ongoing game most recently changed, as PGN or JSON
+     * @description As GET /game/export/{gameId}; 404 GAME_NOT_FOUND when the player has no ongoing game (lichess gives the last game instead).
+     */
+    get: operations['exportCurrentGame'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/challenge/ai': {
     parameters: {
       query?: never;
@@ -1519,6 +1599,65 @@ export interface components {
         /** @description when it expires, in ms since the epoch; null: never (until revoked) */
         expires: number | null;
       } | null;
+    };
+    /** @description lichess's GamePlayerUser */
+    ExportPlayer: {
+      user: {
+        id: string;
+        /** @description the display name */
+        name: string;
+      };
+      /** @description no ratings yet: 1500 */
+      rating: number;
+      provisional?: boolean;
+      /** @description the computer's level */
+      aiLevel?: number;
+    };
+    /** @description lichess's GameJson: a game as lichess exports it */
+    GameJson: {
+      id: string;
+      rated: boolean;
+      /** @enum {unknown} */
+      variant: 'standard' | 'fromPosition';
+      /** @enum {unknown} */
+      speed: 'ultraBullet' | 'bullet' | 'blitz' | 'rapid' | 'classical' | 'correspondence';
+      /**
+       * @description the speed: unlimited games are correspondence
+       * @enum {unknown}
+       */
+      perf: 'ultraBullet' | 'bullet' | 'blitz' | 'rapid' | 'classical' | 'correspondence';
+      /** @description ms since the epoch */
+      createdAt: number;
+      /** @description ms since the epoch: when the clock last started (a clocked game's last move), else createdAt */
+      lastMoveAt: number;
+      status: components['schemas']['LichessStatusName'];
+      /** @enum {unknown} */
+      source?: 'lobby' | 'friend' | 'ai';
+      players: {
+        white: components['schemas']['ExportPlayer'];
+        black: components['schemas']['ExportPlayer'];
+      };
+      /** @description the start of a game from a position */
+      initialFen?: string;
+      winner?: 'white' | 'black';
+      /** @description SAN, separated by spaces (moves=true, the default) */
+      moves?: string;
+      /** @description the whole PGN (pgnInJson=true) */
+      pgn?: string;
+      /** @description a correspondence game */
+      daysPerTurn?: number;
+      clock?: {
+        /** @description s */
+        initial: number;
+        /** @description s */
+        increment: number;
+        /** @description s: initial + 40 x increment */
+        totalTime: number;
+      };
+      /** @description clocks=true: the mover's time left after each move, in centiseconds */
+      clocks?: number[];
+      /** @description lastFen=true: the FEN of the position now */
+      lastFen?: string;
     };
     StreamError: {
       /** @description SERVER_SHUTDOWN, SLOW_CONSUMER, RESYNC_REQUIRED, UNAUTHORIZED, ... */
@@ -6752,6 +6891,392 @@ export interface operations {
       };
       /** @description the request body is not of a media type this operation reads */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+    };
+  };
+  exportPlayerGames: {
+    parameters: {
+      query?: {
+        /** @description created at or after, ms since the epoch */
+        since?: number;
+        /** @description created at or before, ms since the epoch */
+        until?: number;
+        /** @description how many games at most (default: all) */
+        max?: number;
+        /** @description only games against this player's id */
+        vs?: string;
+        /** @description only rated (true) or casual (false) games */
+        rated?: boolean;
+        /** @description only games of these speeds, comma-separated (unlimited games are correspondence) */
+        perfType?: string;
+        /** @description only games played as this colour */
+        color?: 'white' | 'black';
+        /** @description include finished games (default true) */
+        finished?: boolean;
+        /** @description include ongoing games (default false) */
+        ongoing?: boolean;
+        /** @description by creation time (default dateDesc) */
+        sort?: 'dateDesc' | 'dateAsc';
+        /** @description include the moves (default true) */
+        moves?: boolean;
+        /** @description include the PGN tags (default true) */
+        tags?: boolean;
+        /** @description include the clocks: [%clk] comments in PGN, `clocks` in JSON (default false; true for one game's export) */
+        clocks?: boolean;
+        /** @description NDJSON: include the whole PGN in `pgn` (default false) */
+        pgnInJson?: boolean;
+        /** @description NDJSON: include the FEN of the position now in `lastFen` (default false) */
+        lastFen?: boolean;
+      };
+      header?: never;
+      path: {
+        /** @description the player's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the games */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/x-chess-pgn': string;
+          'application/x-ndjson': components['schemas']['GameJson'];
+        };
+      };
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description a token is needed, or the one given is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description no such game, player, challenge or seek */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+    };
+  };
+  exportGamesByIds: {
+    parameters: {
+      query?: {
+        /** @description include the moves (default true) */
+        moves?: boolean;
+        /** @description include the PGN tags (default true) */
+        tags?: boolean;
+        /** @description include the clocks: [%clk] comments in PGN, `clocks` in JSON (default false; true for one game's export) */
+        clocks?: boolean;
+        /** @description NDJSON: include the whole PGN in `pgn` (default false) */
+        pgnInJson?: boolean;
+        /** @description NDJSON: include the FEN of the position now in `lastFen` (default false) */
+        lastFen?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description game ids separated by commas */
+    requestBody: {
+      content: {
+        'text/plain': string;
+      };
+    };
+    responses: {
+      /** @description the games found */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/x-chess-pgn': string;
+          'application/x-ndjson': components['schemas']['GameJson'];
+        };
+      };
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description a token is needed, or the one given is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+    };
+  };
+  exportGame: {
+    parameters: {
+      query?: {
+        /** @description include the moves (default true) */
+        moves?: boolean;
+        /** @description include the PGN tags (default true) */
+        tags?: boolean;
+        /** @description include the clocks: [%clk] comments in PGN, `clocks` in JSON (default false; true for one game's export) */
+        clocks?: boolean;
+        /** @description NDJSON: include the whole PGN in `pgn` (default false) */
+        pgnInJson?: boolean;
+        /** @description NDJSON: include the FEN of the position now in `lastFen` (default false) */
+        lastFen?: boolean;
+      };
+      header?: never;
+      path: {
+        gameId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the game */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/x-chess-pgn': string;
+          'application/json': components['schemas']['GameJson'];
+        };
+      };
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description a token is needed, or the one given is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description no such game, player, challenge or seek */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+    };
+  };
+  exportCurrentGame: {
+    parameters: {
+      query?: {
+        /** @description include the moves (default true) */
+        moves?: boolean;
+        /** @description include the PGN tags (default true) */
+        tags?: boolean;
+        /** @description include the clocks: [%clk] comments in PGN, `clocks` in JSON (default false; true for one game's export) */
+        clocks?: boolean;
+        /** @description NDJSON: include the whole PGN in `pgn` (default false) */
+        pgnInJson?: boolean;
+        /** @description NDJSON: include the FEN of the position now in `lastFen` (default false) */
+        lastFen?: boolean;
+      };
+      header?: never;
+      path: {
+        /** @description the player's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the game */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/x-chess-pgn': string;
+          'application/json': components['schemas']['GameJson'];
+        };
+      };
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description a token is needed, or the one given is unknown or revoked */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description no such game, player, challenge or seek */
+      404: {
         headers: {
           [name: string]: unknown;
         };

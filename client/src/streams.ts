@@ -11,4 +11,6 @@ export const STREAM_METHODS = {
   '/api/bot/game/stream/{gameId}': 'get',
   '/api/bot/online': 'get',
   '/api/board/seek': 'post',
+  '/api/games/user/{id}': 'get',
+  '/api/games/export/_ids': 'post',
 } as const satisfies { [Path in StreamPath]: StreamMethodOf<Path> };

@@ -50,6 +50,7 @@ export interface GameRecord {
   readonly clock: Clock | null; // null: an untimed game
   readonly moveClocks: readonly number[]; // a clocked game's mover's time left after each move (ms), as `moves`
   readonly source?: 'lobby'; // how it was made, where lichess tells it: paired from seeks; absent otherwise
+  readonly rated?: boolean; // a rated game (DECISIONS §21); absent: casual
 }
 
 /** A record together with what is derived from it: its line (but `moves`, the record's) and its position. */

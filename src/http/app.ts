@@ -46,14 +46,17 @@ import type { ChallengeService } from '../service/challenges.ts';
 import { CHALLENGE_SCHEMAS } from '../contract/challenges.ts';
 import { CHAT_SCHEMAS } from '../contract/chat.ts';
 import { LICHESS_SCHEMAS } from '../contract/lichess.ts';
+import { EXPORT_SCHEMAS } from '../contract/gameExport.ts';
 import { EVENT_SCHEMAS } from '../contract/events.ts';
 import type { ChatService } from '../service/chat.ts';
 import type { PlayerTokens } from '../service/tokens.ts';
 import { redactQuery } from './redact.ts';
 import { allowedMethods } from './methods.ts';
 import { listingCursors } from './cursors.ts';
-import { completeErrorResponses, describeBody, readIntegerQueries } from './schemas.ts';
+import { completeErrorResponses, describeBody, readTypedQueries } from './schemas.ts';
 import { StreamHub, streamErrorLine } from './stream.ts';
+import { exportRoutes } from './routes/gameExport.ts';
+import type { GameExports } from '../service/gameExports.ts';
 import { SHARED_SCHEMAS, WELL_FORMED, ref, ApiError } from '../contract/shapes.ts';
 
 export interface AppDeps {
@@ -75,6 +78,7 @@ export interface AppDeps {
   presence?: GamePresence; // who is at a game (DECISIONS §17, opponent gone); absent = nobody is ever gone
   engine?: EnginePool; // the computer opponent (DECISIONS §18); absent = no POST /api/challenge/ai
   chat?: ChatService; // games' chat (DECISIONS §17); absent = no chat endpoints
+  exports?: GameExports; // a player's games and single games as lichess exports them (DECISIONS §22); absent = none
   rateLimit?: RateLimitSettings; // /api/ requests per window per client; absent or max 0 = no limit
   corsOrigins?: readonly string[]; // origins allowed to call the API from a browser; none = no CORS headers
   trustProxy?: boolean | number | readonly string[]; // whose X-Forwarded-For gives the client address; false
@@ -288,7 +292,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Integer query parameters read as numbers; bodies described for the document (forms, optional bodies).
   const optionalBodies = new Set<string>();
   app.addHook('onRoute', function (route) {
-    readIntegerQueries(route);
+    readTypedQueries(route);
     describeBody(route, this.hasContentTypeParser('application/x-www-form-urlencoded'), optionalBodies);
   });
 
@@ -298,6 +302,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...SEEK_SCHEMAS,
     ...CHAT_SCHEMAS,
     ...LICHESS_SCHEMAS,
+    ...EXPORT_SCHEMAS,
     ...EVENT_SCHEMAS,
   ])
     app.addSchema(schema);
@@ -415,6 +420,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   if (deps.seeks)
     await app.register(seekRoutes, { prefix: '/api', seeks: deps.seeks, hub, maxStreamsPerClient, clientKey });
+  if (deps.exports) {
+    const { exports, publicUrl } = deps;
+    await app.register(exportRoutes, { exports, games: deps.games, hub, publicUrl, maxStreamsPerClient, clientKey });
+  }
   if (deps.engine) await app.register(aiRoutes, { prefix: '/api', games: deps.games, engine: deps.engine });
   await app.register(boardRoutes); // GET /, /game/:gameId and /assets/: the board page (dist/web)
   return app;

@@ -88,10 +88,16 @@ const BOT_UPGRADE = '/api/bot/account/upgrade';
 const needsNoToken = (request: FastifyRequest): boolean =>
   (request.routeOptions.schema as { security?: unknown[] } | undefined)?.security?.length === 0;
 
-/** Whether a request is for the API: a route under `/api/`, or an unmatched path there (404s are guarded too). */
+/** One game's export (DECISIONS §22): outside `/api/`, guarded as the API is. */
+const GAME_EXPORT = '/game/export/';
+
+/**
+ * Whether a request is for the API: a route under `/api/` or a game's export, or an unmatched path there (404s are
+ * guarded too).
+ */
 export function isApiRequest(request: FastifyRequest): boolean {
   const route = request.routeOptions.url;
-  if (route?.startsWith('/api/')) return true;
+  if (route?.startsWith('/api/') || route?.startsWith(GAME_EXPORT)) return true;
   // The router decodes the path before matching ('/%61pi/...' is '/api/...'), so judge the decoded path.
   const raw = request.url.split('?', 1)[0]!;
   let path = raw;
@@ -100,7 +106,7 @@ export function isApiRequest(request: FastifyRequest): boolean {
   } catch {
     // undecodable: the raw path is what there is
   }
-  return path === '/api' || path.startsWith('/api/');
+  return path === '/api' || path.startsWith('/api/') || path.startsWith(GAME_EXPORT);
 }
 
 export async function registerGuards(app: FastifyInstance, options: GuardOptions): Promise<void> {

@@ -135,25 +135,28 @@ const DECIMAL = /^[0-9]{1,15}$/;
 
 /**
  * Query parameters arrive as text; those a route's schema types as integers (DECISIONS §19: the document says
- * `integer`) are read as numbers when they are decimal digits (no sign, no point), before validation, which judges
- * the number (its range) or refuses the text (INVALID_QUERY). The validator coerces nothing itself: a JSON body's
- * "60000" stays a string, and is refused where a number is asked for.
+ * `integer`) are read as numbers when they are decimal digits (no sign, no point), and those it types as booleans
+ * (lichess's export options, DECISIONS §22) as booleans when they are `true` or `false`, before validation, which
+ * judges the number (its range) or refuses the text (INVALID_QUERY). The validator coerces nothing itself: a JSON
+ * body's "60000" stays a string, and is refused where a number is asked for.
  */
-export function readIntegerQueries(route: {
+export function readTypedQueries(route: {
   schema?: unknown;
   preValidation?: preValidationHookHandler | preValidationHookHandler[] | undefined;
 }): void {
   const query = (route.schema as { querystring?: { properties?: Record<string, { type?: unknown }> } } | undefined)
     ?.querystring;
-  const names = Object.entries(query?.properties ?? {})
-    .filter(([, property]) => property.type === 'integer')
-    .map(([name]) => name);
-  if (names.length === 0) return;
+  const typed = Object.entries(query?.properties ?? {}).filter(
+    ([, property]) => property.type === 'integer' || property.type === 'boolean',
+  );
+  if (typed.length === 0) return;
   const read: preValidationHookHandler = (request, _reply, done) => {
     const values = request.query as Record<string, unknown>;
-    for (const name of names) {
+    for (const [name, { type }] of typed) {
       const value = values[name];
-      if (typeof value === 'string' && DECIMAL.test(value)) values[name] = Number(value);
+      if (typeof value !== 'string') continue;
+      if (type === 'integer' && DECIMAL.test(value)) values[name] = Number(value);
+      if (type === 'boolean' && (value === 'true' || value === 'false')) values[name] = value === 'true';
     }
     done();
   };

@@ -217,12 +217,15 @@ export class StreamHub {
     res: ServerResponse,
     client: string,
     owner: string | undefined,
-    start: (send: (event: object) => void, end: () => void) => Promise<() => void>,
+    start: (send: (event: object) => void, end: (finished?: boolean) => void) => Promise<() => void>,
   ): Promise<void> {
     return this.open(res, client, owner, async stream => {
       const send = (event: object) => this.enqueue(stream, frame(Buffer.from(`${JSON.stringify(event)}\n`)));
-      const end = () => {
-        if (!stream.closed && this.streams.has(stream)) this.end(stream, Buffer.alloc(0));
+      // Finished: all was said, and the reader takes its time to read it; else cut (what was sent goes out first).
+      const end = (finished = false) => {
+        if (stream.closed || !this.streams.has(stream)) return;
+        if (finished) this.finish(stream);
+        else this.end(stream, Buffer.alloc(0));
       };
       const stop = await start(send, end);
       if (stream.closed) return stop();

@@ -13,6 +13,7 @@ import { MemoryChallenges } from './memory/challenges.ts';
 import { MemoryChat } from './memory/chat.ts';
 import { MemoryEngineTurns } from './memory/engine.ts';
 import { MemoryGames } from './memory/games.ts';
+import { MemoryHistory } from './memory/history.ts';
 import { MemoryListing } from './memory/listing.ts';
 import { MemoryPresence } from './memory/presence.ts';
 import { MemorySeeks } from './memory/seeks.ts';
@@ -35,6 +36,7 @@ export class MemoryGameStore extends StoreOfParts {
       chat: new MemoryChat(),
       presence: new MemoryPresence(),
       engineTurns: new MemoryEngineTurns(),
+      history: new MemoryHistory(games),
     };
   }
 

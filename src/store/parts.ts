@@ -1,7 +1,7 @@
 /**
  * A store made of parts, one per concern, so that each concern of each adapter is a file of its own: sqlite/,
  * postgres/ and memory/ each hold games.ts (create, get, update, the change log), listing.ts, tokens.ts,
- * challenges.ts, seeks.ts, chat.ts, presence.ts and engine.ts, and the adapter's class (sqlite.ts, postgres.ts,
+ * challenges.ts, seeks.ts, chat.ts, presence.ts, engine.ts and history.ts, and the adapter's class (sqlite.ts, postgres.ts,
  * memory.ts) puts its parts together. What a store answers is forwarded to its part here, once for every adapter;
  * the adapter itself answers what is about the database as a whole: its secret, its readiness and its closing.
  *
@@ -17,10 +17,12 @@ import type { ChatRoom } from '../contract/vocabulary.ts';
 import type { Challenge } from '../domain/challenge.ts';
 import type { ChatLimit, ChatLine, NewChatLine } from '../domain/chat.ts';
 import type { GameRecord } from '../domain/game.ts';
+import type { HistoryQuery } from '../domain/history.ts';
 import type { Seek } from '../domain/seek.ts';
 import type { ChallengeStore, InsertedChallenge } from './challenges.ts';
 import type { AppendedChat, ChatStore } from './chat.ts';
 import type { EngineTurn, EngineTurnStore } from './engineTurns.ts';
+import type { HistoryStore } from './history.ts';
 import type { PresenceKey, PresenceStore, SeenAt } from './presence.ts';
 import type { InsertedSeek, SeekStore } from './seeks.ts';
 import { loggedVersionError, NO_INDEX } from './store.ts';
@@ -28,7 +30,14 @@ import type { ClockedGame, GameIndex, GameStore, ListedGame, ListQuery, StateEve
 import type { StoredToken, TokenStore } from './tokens.ts';
 
 /** What an adapter keeps: games, player tokens, challenges, seeks, chat lines, presence and the engine's turns. */
-export type Store = GameStore & TokenStore & ChallengeStore & SeekStore & ChatStore & PresenceStore & EngineTurnStore;
+export type Store = GameStore &
+  TokenStore &
+  ChallengeStore &
+  SeekStore &
+  ChatStore &
+  PresenceStore &
+  EngineTurnStore &
+  HistoryStore;
 
 /**
  * The games themselves: their rows and moves, written with a version check, and their change log. An update whose
@@ -60,6 +69,7 @@ export interface StoreParts {
   chat: ChatStore;
   presence: PresenceStore;
   engineTurns: EngineTurnStore;
+  history: HistoryStore;
 }
 
 /** A store that answers each concern with its part; the adapter answers `secret`, `ping` and `close`. */
@@ -227,5 +237,9 @@ export abstract class StoreOfParts implements Store {
 
   claimEngineTurn(turn: EngineTurn, now: number): Promise<boolean> {
     return this.parts.engineTurns.claimEngineTurn(turn, now);
+  }
+
+  playerGames(query: HistoryQuery): Promise<GameRecord[]> {
+    return this.parts.history.playerGames(query);
   }
 }

@@ -23,6 +23,7 @@ import { PostgresChallenges } from './postgres/challenges.ts';
 import { PostgresChat } from './postgres/chat.ts';
 import { PostgresEngineTurns } from './postgres/engine.ts';
 import { PostgresGames } from './postgres/games.ts';
+import { PostgresHistory } from './postgres/history.ts';
 import { InstancePresence } from './postgres/instance.ts';
 import { PostgresListing } from './postgres/listing.ts';
 import { PostgresPresence } from './postgres/presence.ts';
@@ -57,6 +58,7 @@ export class PostgresGameStore extends StoreOfParts {
       chat: new PostgresChat(pool),
       presence: new PostgresPresence(pool),
       engineTurns: new PostgresEngineTurns(pool),
+      history: new PostgresHistory(pool),
     };
   }
 

@@ -16,6 +16,7 @@ import { SqliteChat } from './sqlite/chat.ts';
 import { SqliteConnection, type SqliteOptions } from './sqlite/connection.ts';
 import { SqliteEngineTurns } from './sqlite/engine.ts';
 import { SqliteGames, prepareGameStatements, reindexGames } from './sqlite/games.ts';
+import { SqliteHistory } from './sqlite/history.ts';
 import { SqliteListing, prepareListingStatements } from './sqlite/listing.ts';
 import { prepareMoveStatements } from './sqlite/moves.ts';
 import { SqlitePresence } from './sqlite/presence.ts';
@@ -52,6 +53,7 @@ export class SqliteGameStore extends StoreOfParts {
       chat: new SqliteChat(connection),
       presence: new SqlitePresence(connection),
       engineTurns: new SqliteEngineTurns(connection),
+      history: new SqliteHistory(connection),
     };
     if (connection.writable) {
       reindexGames(connection.db, connection.statements.moves);

@@ -27,6 +27,8 @@ import { EngineMoves } from '../../src/service/engineMoves.ts';
 import type { EngineTurnStore } from '../../src/store/engineTurns.ts';
 import { ChatService } from '../../src/service/chat.ts';
 import type { ChatStore } from '../../src/store/chat.ts';
+import { GameExports } from '../../src/service/gameExports.ts';
+import type { HistoryStore } from '../../src/store/history.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -114,6 +116,8 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   }
   const chatStore = 'appendChat' in store ? (store as GameStore & ChatStore) : undefined;
   const chat = chatStore && new ChatService({ store: chatStore, games, sharedStore: options.sharedStore ?? false });
+  const historyStore = 'playerGames' in store ? (store as GameStore & HistoryStore) : undefined;
+  const exports = historyStore && new GameExports(historyStore, games);
   const app = await buildApp({
     games,
     challenges,
@@ -121,6 +125,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     presence,
     ...(options.engine ? { engine: options.engine } : {}),
     chat,
+    exports,
     store,
     bus,
     players,

@@ -8,6 +8,7 @@ import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/
 import { runChallengeStoreContract } from './challengeStore.contract.ts';
 import { runSeekStoreContract } from './seekStore.contract.ts';
 import { runChatStoreContract } from './chatStore.contract.ts';
+import { runHistoryStoreContract } from './historyStore.contract.ts';
 import { makeRecord, runGameStoreContract, stateEvent } from './gameStore.contract.ts';
 
 const skip = await postgresSkip();
@@ -40,6 +41,7 @@ describe('PostgreSQL store', { skip }, () => {
   runChallengeStoreContract('PostgresGameStore', shared);
   runSeekStoreContract('PostgresGameStore', shared, { sameData: async () => fresh });
   runChatStoreContract('PostgresGameStore', shared);
+  runHistoryStoreContract('PostgresGameStore', shared);
 
   test('instances starting together migrate once; reopening keeps the data', async (t: TestContext) => {
     const empty = await createTestDatabase();

@@ -10,6 +10,7 @@
  */
 import { cappedEngineGameOf } from '../../domain/engineGames.ts';
 import type { GameRecord } from '../../domain/game.ts';
+import { historyEntriesOf, type HistoryEntry } from '../../domain/history.ts';
 import { eventJsonOf } from '../../domain/views.ts';
 import { engineGamesLimited, engineGamesOf } from '../engineGames.ts';
 import type { GamesPart, GameUpdate } from '../parts.ts';
@@ -20,6 +21,8 @@ export class MemoryGames implements GamesPart {
   readonly records = new Map<string, string>();
   readonly deadlines = new Map<string, number>();
   readonly order = new Map<string, { seq: number; ended: boolean }>();
+  /** Each game's entries in its players' histories (../history.ts), written with it. */
+  readonly entries = new Map<string, readonly HistoryEntry[]>();
   private seq = 0;
   private readonly log = new RecentChanges();
 
@@ -44,6 +47,7 @@ export class MemoryGames implements GamesPart {
       if (engineGamesOf(ongoing, cap.player) >= cap.max) return Promise.reject(engineGamesLimited(cap.max));
     }
     this.records.set(record.id, JSON.stringify(record));
+    this.entries.set(record.id, historyEntriesOf(record));
     this.indexed(record.id, index);
     return Promise.resolve(true);
   }

@@ -5,7 +5,8 @@
  * each caller whether its own write was saved. Should a batch fail for another reason than the database being out
  * of reach, each of its writes is tried again alone, so that one bad write cannot take the others with it.
  *
- * Each statement also writes the games' moves rows that changed (rows.ts), logs the changes' events, and announces
+ * Each statement also writes the games' moves rows that changed (rows.ts), a new game's entries in its players'
+ * histories (../history.ts), logs the changes' events, and announces
  * every saved change: its game, version, clock deadline, whether it started or ended the game, its seats and, as
  * far as the payload's 8,000 bytes allow, its event, so that other instances need not read it back.
  *
@@ -18,6 +19,8 @@ import { eventJsonOf } from '../../domain/views.ts';
 import type pg from 'pg';
 import type { GameRecord } from '../../domain/game.ts';
 import type { GameIndex } from '../../domain/transitions.ts';
+import { historyEntriesOf } from '../../domain/history.ts';
+import { entryColumns } from '../history.ts';
 import { CHANGES_CHANNEL } from '../notifications.ts';
 import { run } from '../postgresTransaction.ts';
 import { dataOf, lineDelta, type LineDelta } from '../rows.ts';
@@ -72,6 +75,12 @@ WITH batch AS (
   SELECT id, version, created_at, data, deadline, white_id, black_id, ended, nextval('games_seq') FROM batch
   ON CONFLICT (id) DO NOTHING RETURNING id
 ), ${loggedAndMoves('inserted', 11)}
+), entries AS (
+  INSERT INTO player_games (player_id, created_at, game_id, color, opponent_id, perf, rated)
+  SELECT e.* FROM unnest($15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::smallint[])
+    AS e (player_id, created_at, game_id, color, opponent_id, perf, rated)
+  WHERE e.game_id IN (SELECT id FROM inserted)
+  ON CONFLICT DO NOTHING
 ), announced AS (
   SELECT pg_notify('${CHANGES_CHANNEL}', json_agg(${announcementSql(`CASE WHEN b.ended = 1 THEN NULL ELSE 's' END`)})::text)
   FROM batch b JOIN inserted USING (id) HAVING count(*) > 0
@@ -214,7 +223,7 @@ export class PostgresWrites {
     const result = await on.query<{ id: string }>({
       name: `chess-${kind}-games`,
       text: kind === 'create' ? CREATE_SQL : UPDATE_SQL,
-      values: [...head, moves.id, moves.ply, moves.uci, moves.clock],
+      values: [...head, moves.id, moves.ply, moves.uci, moves.clock, ...(kind === 'create' ? entriesOf(batch) : [])],
     });
     return new Set(result.rows.map(row => row.id));
   }
@@ -230,4 +239,14 @@ function eventsThatFit(batch: readonly Write[]): boolean[] {
     room -= bytes;
     return true;
   });
+}
+
+/** The entries of a batch's new games for their players' histories (../history.ts), as seven arrays. */
+function entriesOf(batch: readonly Write[]): unknown[][] {
+  const columns: unknown[][] = [[], [], [], [], [], [], []];
+  for (const { record } of batch) {
+    for (const entry of historyEntriesOf(record))
+      entryColumns(entry, record).forEach((value, i) => columns[i]!.push(value));
+  }
+  return columns;
 }

@@ -13,9 +13,11 @@
 import type Database from 'better-sqlite3';
 import { cappedEngineGameOf } from '../../domain/engineGames.ts';
 import { restoreGame, type GameRecord } from '../../domain/game.ts';
+import { historyEntriesOf } from '../../domain/history.ts';
 import { indexOfGame } from '../../domain/transitions.ts';
 import { eventJsonOf } from '../../domain/views.ts';
 import { engineGamesLimited } from '../engineGames.ts';
+import { entryColumns } from '../history.ts';
 import type { GamesPart, GameUpdate } from '../parts.ts';
 import { RecentChanges } from '../recentChanges.ts';
 import { NO_INDEX, type GameIndex, type StoredChange } from '../store.ts';
@@ -24,6 +26,7 @@ import { countEngineGames } from './engine.ts';
 import { recordOfRow, storedDataOf, writeLine, type GameRow, type MoveStatements } from './moves.ts';
 
 type Insert = [string, number, string, string, string, number | null, string, string, number, number];
+type Entry = [string, string, string, string, string, string, number];
 type Update = [number, string, string, number | null, number, number, string, number];
 
 export function prepareGameStatements(db: Database.Database) {
@@ -33,6 +36,11 @@ export function prepareGameStatements(db: Database.Database) {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     select: db.prepare<[string], GameRow>('SELECT id, version, created_at, data FROM games WHERE id = ?'),
+    // The game's entries for its players' histories (../history.ts), written with it.
+    insertEntry: db.prepare<Entry>(
+      `INSERT OR IGNORE INTO player_games (player_id, created_at, game_id, color, opponent_id, perf, rated)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
     update: db.prepare<Update>(
       'UPDATE games SET version = ?, updated_at = ?, data = ?, deadline = ?, ended = ?, seq = ? WHERE id = ? AND version = ?',
     ),
@@ -55,6 +63,7 @@ export class SqliteGames implements GamesPart {
     const { id, version, createdAt, white, black } = record;
     // A real-time game against the computer: counted in the write transaction that inserts it (engineGames.ts).
     const cap = cappedEngineGameOf(record);
+    const entries = historyEntriesOf(record);
     let limited = false;
     const created = connection.enqueue(() => {
       const { games, moves } = connection.statements;
@@ -76,6 +85,7 @@ export class SqliteGames implements GamesPart {
         connection.nextSeq(),
       );
       if (inserted.changes !== 1) return false;
+      for (const entry of entries) games.insertEntry.run(...entryColumns(entry, record));
       writeLine(moves, record);
       return true;
     });

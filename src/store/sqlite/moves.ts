@@ -69,7 +69,7 @@ export function storedDataOf(record: GameRecord): string {
     tail = [];
     for (let i = tailFrom; i < length; i++) tail.push([uciAt(record, i), clockAt(record, i)]);
   }
-  const { white, black, startFen, pendingPromotion, drawOffer, takebackOffer, result, clock, source } = record;
+  const { white, black, startFen, pendingPromotion, drawOffer, takebackOffer, result, clock, source, rated } = record;
   const data: GameData & StoredTail = {
     white,
     black,
@@ -83,6 +83,7 @@ export function storedDataOf(record: GameRecord): string {
     tailFrom,
     tail, // left out when undefined
     source, // likewise
+    rated, // likewise
   };
   return JSON.stringify(data);
 }

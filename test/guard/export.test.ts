@@ -1,0 +1,168 @@
+/**
+ * DECISIONS §22: a player's export holds bounded memory however many games the player has. A real server under a
+ * small V8 heap limit (HEAP_LIMIT_MIB) exports a player's 20,000 games, each 40 plies with clocks (about
+ * 8 KB of heap each once restored: 160 MB for the archive), to a reader that takes them all, then to one that stops
+ * reading: the server lives within its heap limit (HEAP_LIMIT_MIB, where the archive would not fit), its heap in use
+ * (its own /metrics, sampled throughout) stays under it, and under STOPPED_HEAP_BOUND_MIB while the reader is stopped; the first
+ * game comes within a second, every game comes once, and the stopped reader is sent no more than a page or so until
+ * it reads again.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { GameRecord } from '../../src/domain/game.ts';
+import { INITIAL_FEN } from '../../src/domain/notation.ts';
+import { SqliteGameStore } from '../../src/store/sqlite.ts';
+import { startServer } from '../helpers/server.ts';
+
+const GAMES = 20_000;
+const HEAP_LIMIT_MIB = 64;
+const HEAP_BOUND_MIB = 64;
+const STOPPED_HEAP_BOUND_MIB = 40;
+const PLAYER = 'archivist';
+/** 40 plies of a real game (a Ruy Lopez), as UCI. */
+const LINE =
+  'e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6 c2c3 e8g8 h2h3 c6b8 d2d4 b8d7 ' +
+  'b1d2 c8b7 b3c2 f8e8 d2f1 e7f8 f1g3 g7g6 c1g5 h7h6 g5d2 f8g7 a2a4 c7c5 d4d5 c5c4 b2b4 d7b6 a4a5 b6d7';
+
+function record(i: number): GameRecord {
+  const moves = LINE.split(' ');
+  const at = Date.UTC(2020, 0, 1) + i * 60_000;
+  return {
+    id: `Ex${String(i).padStart(6, '0')}`,
+    version: 1,
+    createdAt: new Date(at).toISOString(),
+    white: i % 2 === 0 ? { id: PLAYER, displayName: 'Archivist' } : { id: `opp${i % 50}`, displayName: 'Opponent' },
+    black: i % 2 === 0 ? { id: `opp${i % 50}`, displayName: 'Opponent' } : { id: PLAYER, displayName: 'Archivist' },
+    startFen: INITIAL_FEN,
+    moves,
+    redo: [],
+    pendingPromotion: null,
+    drawOffer: null,
+    takebackOffer: null,
+    result: { kind: 'resign', winner: i % 3 === 0 ? 'white' : 'black' },
+    clock: {
+      control: { initial: 300_000, increment: 3_000 },
+      white: 250_000,
+      black: 250_000,
+      since: at,
+      phase: 2,
+      timedFrom: 2,
+    },
+    moveClocks: moves.map((_, ply) => 300_000 - ply * 2_000),
+  };
+}
+
+/** The store file of the player's games, written before the server opens it. */
+async function archive(path: string): Promise<void> {
+  const store = SqliteGameStore.open(path);
+  for (let i = 0; i < GAMES; i += 1000) {
+    const batch = Array.from({ length: Math.min(1000, GAMES - i) }, (_, k) => record(i + k));
+    await Promise.all(batch.map(game => store.create(game, { deadline: null, ended: true })));
+  }
+  await store.close();
+}
+
+/** The server's heap in use, from its own metrics. */
+async function heapUsed(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(/^nodejs_heap_size_used_bytes (\d+(?:\.\d+)?)/m.exec(text)?.[1]);
+}
+
+test(`an export of ${GAMES} games: the server's heap stays under ${HEAP_BOUND_MIB} MiB, a stopped reader holds it to a page`, async (t: TestContext) => {
+  const dir = mkdtempSync(join(tmpdir(), 'chess-export-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'chess.sqlite');
+  await archive(path);
+  const server = await startServer({
+    DATABASE_URL: path,
+    NODE_OPTIONS: `--max-old-space-size=${HEAP_LIMIT_MIB}`,
+    RATE_LIMIT_MAX: '0',
+  });
+  t.after(() => server.stop('SIGKILL'));
+  let peak = 0;
+  const sampling = { on: true };
+  const sampler = (async () => {
+    while (sampling.on) {
+      peak = Math.max(peak, await heapUsed(server.url));
+      await sleep(100);
+    }
+  })();
+
+  // A reader that takes it all: every game once, in order, the first within a second.
+  const started = Date.now();
+  const res = await fetch(`${server.url}/api/games/user/${PLAYER}?clocks=true`, {
+    headers: { accept: 'application/x-ndjson' },
+  });
+  t.assert.equal(res.status, 200);
+  let first: number | undefined;
+  let count = 0;
+  let previous = '';
+  let buffer = '';
+  const decoder = new TextDecoder();
+  const reader = res.body!.getReader();
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    first ??= Date.now() - started;
+    buffer += decoder.decode(chunk.value, { stream: true });
+    const lines = buffer.split('\n');
+    buffer = lines.pop()!;
+    for (const line of lines) {
+      if (line === '') continue;
+      const game = JSON.parse(line) as { id: string; clocks: number[] };
+      if (previous) t.assert.ok(game.id < previous, 'newest first');
+      previous = game.id;
+      count++;
+    }
+  }
+  t.assert.equal(count, GAMES);
+  t.assert.ok(first! < 1000, `first bytes after ${first} ms`);
+
+  // A reader that stops: the server sends what the sockets hold, and no more, until it reads again.
+  const received = { bytes: 0 };
+  const paused = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
+    const req = request(`${server.url}/api/games/user/${PLAYER}?clocks=true`, resolve);
+    req.on('error', reject);
+    req.end();
+  });
+  // What it has read, PGN: the games whose text is complete are counted, the rest kept.
+  let games = 0;
+  let text = '';
+  const read = (chunk: Buffer) => {
+    received.bytes += chunk.length;
+    text += chunk.toString('utf8');
+    const cut = text.lastIndexOf('\n[Event ');
+    if (cut > 0) {
+      games += (text.slice(0, cut).match(/^\[Event /gm) ?? []).length;
+      text = text.slice(cut + 1);
+    }
+  };
+  paused.on('data', (chunk: Buffer) => {
+    read(chunk);
+    paused.pause();
+  });
+  await sleep(1500);
+  const whileStopped = received.bytes;
+  await sleep(1500);
+  const total = GAMES * 1_200; // the whole PGN is more than 1,200 bytes a game
+  t.assert.ok(received.bytes < total / 10, `a stopped reader got ${received.bytes} of about ${total} bytes`);
+  t.assert.equal(received.bytes, whileStopped, 'nothing more while stopped');
+  const heapWhileStopped = await heapUsed(server.url);
+  // Reading again, it gets the rest.
+  paused.removeAllListeners('data');
+  paused.on('data', read);
+  paused.resume();
+  await new Promise(resolve => paused.on('end', resolve));
+  games += (text.match(/^\[Event /gm) ?? []).length;
+  t.assert.equal(games, GAMES);
+
+  sampling.on = false;
+  await sampler;
+  t.diagnostic(
+    `peak heap ${(peak / 2 ** 20).toFixed(1)} MiB; while stopped ${(heapWhileStopped / 2 ** 20).toFixed(1)} MiB`,
+  );
+  t.assert.ok(peak < HEAP_BOUND_MIB * 2 ** 20, `peak heap ${(peak / 2 ** 20).toFixed(1)} MiB`);
+  t.assert.ok(heapWhileStopped < STOPPED_HEAP_BOUND_MIB * 2 ** 20, 'a stopped reader holds no archive');
+});
