@@ -46,6 +46,7 @@ export async function start(config: Config) {
   );
   const games: GameService = new GameService({
     store,
+    ratings: opened,
     bus: feed,
     sharedStore: shared,
     newId: newGameId,
@@ -119,6 +120,7 @@ export async function start(config: Config) {
     engine,
     chat,
     store,
+    ratings: opened,
     bus: feed,
     players,
     metrics,

@@ -48,6 +48,7 @@ import { CHAT_SCHEMAS } from '../contract/chat.ts';
 import { LICHESS_SCHEMAS } from '../contract/lichess.ts';
 import { EVENT_SCHEMAS } from '../contract/events.ts';
 import type { ChatService } from '../service/chat.ts';
+import type { RatingStore } from '../store/ratings.ts';
 import type { PlayerTokens } from '../service/tokens.ts';
 import { redactQuery } from './redact.ts';
 import { allowedMethods } from './methods.ts';
@@ -75,6 +76,7 @@ export interface AppDeps {
   presence?: GamePresence; // who is at a game (DECISIONS §17, opponent gone); absent = nobody is ever gone
   engine?: EnginePool; // the computer opponent (DECISIONS §18); absent = no POST /api/challenge/ai
   chat?: ChatService; // games' chat (DECISIONS §17); absent = no chat endpoints
+  ratings?: RatingStore; // players' perfs and rating history (DECISIONS §21); absent = no rating endpoints
   rateLimit?: RateLimitSettings; // /api/ requests per window per client; absent or max 0 = no limit
   corsOrigins?: readonly string[]; // origins allowed to call the API from a browser; none = no CORS headers
   trustProxy?: boolean | number | readonly string[]; // whose X-Forwarded-For gives the client address; false

@@ -15,6 +15,7 @@ import { MemoryEngineTurns } from './memory/engine.ts';
 import { MemoryGames } from './memory/games.ts';
 import { MemoryListing } from './memory/listing.ts';
 import { MemoryPresence } from './memory/presence.ts';
+import { MemoryRatings } from './memory/ratings.ts';
 import { MemorySeeks } from './memory/seeks.ts';
 import { MemoryTokens } from './memory/tokens.ts';
 
@@ -24,7 +25,8 @@ export class MemoryGameStore extends StoreOfParts {
 
   constructor() {
     super();
-    const games = new MemoryGames();
+    const ratings = new MemoryRatings();
+    const games = new MemoryGames(ratings);
     const gameExists = (id: string) => games.has(id);
     this.parts = {
       games,
@@ -35,6 +37,7 @@ export class MemoryGameStore extends StoreOfParts {
       chat: new MemoryChat(),
       presence: new MemoryPresence(),
       engineTurns: new MemoryEngineTurns(),
+      ratings,
     };
   }
 

@@ -2,7 +2,7 @@
  * The embedded store: one SQLite file, written by one process. The connection to the file (sqlite/connection.ts:
  * WAL with full syncs, migrations applied at open from `sql/sqlite/NNNN_name.sql`, the group commit, the checkpoint
  * thread, what a failure of the file means) and each concern's statements and their use (sqlite/: games.ts and
- * moves.ts, listing.ts, tokens.ts, challenges.ts, seeks.ts, chat.ts, presence.ts, engine.ts) are put together here.
+ * moves.ts, listing.ts, tokens.ts, challenges.ts, seeks.ts, chat.ts, presence.ts, engine.ts, ratings.ts) are put together here.
  *
  * ```ts
  * const store = SqliteGameStore.open('./data/chess.sqlite'); // or ':memory:'
@@ -19,6 +19,7 @@ import { SqliteGames, prepareGameStatements, reindexGames } from './sqlite/games
 import { SqliteListing, prepareListingStatements } from './sqlite/listing.ts';
 import { prepareMoveStatements } from './sqlite/moves.ts';
 import { SqlitePresence } from './sqlite/presence.ts';
+import { SqliteRatings } from './sqlite/ratings.ts';
 import { SqliteSeeks } from './sqlite/seeks.ts';
 import { SqliteTokens, prepareTokenStatements } from './sqlite/tokens.ts';
 
@@ -52,6 +53,7 @@ export class SqliteGameStore extends StoreOfParts {
       chat: new SqliteChat(connection),
       presence: new SqlitePresence(connection),
       engineTurns: new SqliteEngineTurns(connection),
+      ratings: new SqliteRatings(connection),
     };
     if (connection.writable) {
       reindexGames(connection.db, connection.statements.moves);

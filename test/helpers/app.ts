@@ -27,6 +27,7 @@ import { EngineMoves } from '../../src/service/engineMoves.ts';
 import type { EngineTurnStore } from '../../src/store/engineTurns.ts';
 import { ChatService } from '../../src/service/chat.ts';
 import type { ChatStore } from '../../src/store/chat.ts';
+import type { RatingStore } from '../../src/store/ratings.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -73,8 +74,10 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   const store = options.store ?? SqliteGameStore.open(':memory:');
   const bus = new ChangeFeed(store);
   const players: PlayerFeed = new PlayerFeed((gameId, version) => games.gameAt(gameId, version));
+  const ratings = 'perfsOf' in store ? (store as GameStore & RatingStore) : undefined;
   const games: GameService = new GameService({
     store,
+    ratings,
     bus,
     players,
     newId: newGameId,
@@ -122,6 +125,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     ...(options.engine ? { engine: options.engine } : {}),
     chat,
     store,
+    ratings,
     bus,
     players,
     publicUrl,

@@ -9,3 +9,6 @@ import { runChatStoreContract } from './chatStore.contract.ts';
 runChallengeStoreContract('MemoryGameStore', async () => new MemoryGameStore());
 runSeekStoreContract('MemoryGameStore', async () => new MemoryGameStore());
 runChatStoreContract('MemoryGameStore', async () => new MemoryGameStore());
+import { runRatingStoreContract } from './ratingStore.contract.ts';
+
+runRatingStoreContract('MemoryGameStore', async () => new MemoryGameStore());
