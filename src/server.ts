@@ -63,6 +63,7 @@ export async function start(config: Config) {
   });
   const challenges = new ChallengeService({
     store: opened,
+    ratings: opened,
     games,
     players,
     ttlMs: config.challengeTtlS * 1000,
@@ -81,6 +82,7 @@ export async function start(config: Config) {
   });
   const seeks = new SeekService({
     store: opened,
+    ratings: opened,
     games,
     // Each failed try of a paired game's creation (tried again until recorded) or of a renewal of seeks' leases.
     onError: ({ key, error, failures, retryInMs }) =>

@@ -46,6 +46,9 @@ import type { ChallengeService } from '../service/challenges.ts';
 import { CHALLENGE_SCHEMAS } from '../contract/challenges.ts';
 import { CHAT_SCHEMAS } from '../contract/chat.ts';
 import { LICHESS_SCHEMAS } from '../contract/lichess.ts';
+import { RATING_SCHEMAS } from '../contract/ratings.ts';
+import { RatingService } from '../service/ratings.ts';
+import { ratingRoutes } from './routes/ratings.ts';
 import { EVENT_SCHEMAS } from '../contract/events.ts';
 import type { ChatService } from '../service/chat.ts';
 import type { RatingStore } from '../store/ratings.ts';
@@ -300,6 +303,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...SEEK_SCHEMAS,
     ...CHAT_SCHEMAS,
     ...LICHESS_SCHEMAS,
+    ...RATING_SCHEMAS,
     ...EVENT_SCHEMAS,
   ])
     app.addSchema(schema);
@@ -393,14 +397,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxStreamsPerClient,
     clientKey,
   });
+  // Players' ratings (DECISIONS §21), read at the game service's time.
+  const ratings =
+    deps.ratings && new RatingService({ store: deps.ratings, tokens: deps.playerTokens, now: () => deps.games.now() });
   if (deps.playerTokens) {
     await app.register(tokenRoutes, {
       prefix: '/api',
       publicUrl: deps.publicUrl,
       tokens: deps.playerTokens,
       serviceTokens: (deps.tokens ?? []).length > 0,
+      ratings,
     });
   }
+  if (ratings) await app.register(ratingRoutes, { prefix: '/api', ratings });
   await app.register(tokenTestRoutes, { prefix: '/api', tokens: deps.playerTokens });
   if (deps.challenges) await app.register(challengeRoutes, { prefix: '/api', challenges: deps.challenges });
   // The lichess dialect (DECISIONS §17): its paths beside the seed's.

@@ -29,7 +29,7 @@ export interface Players {
   black?: PlayerInfo | undefined;
   clock?: ClockRequest | undefined;
   source?: 'lobby' | undefined; // a game paired from seeks (create only)
-  /** Rated or casual, for a game between two players from a challenge or seeks: its sides' ratings are recorded. */
+  /** A rated game (a challenge's or seeks', DECISIONS §21): its sides' ratings are recorded as it begins. */
   rated?: boolean | undefined;
 }
 
@@ -55,13 +55,16 @@ export class GameCreation {
   async create({ white, black, clock, source, rated }: Players, actor: Actor = SERVICE, id?: string): Promise<Game> {
     const seats = seatsForNewGame({ white, black }, actor);
     if (!seats.ok) throw seats.error;
-    const ratings = rated === undefined ? undefined : await this.ratingsOf(seats.value, clock);
+    const ratings = rated ? await this.ratingsOf(seats.value, clock) : undefined;
     return this.insert(clock, input => ok(newGame({ ...input, ...seats.value, source, rated, ratings })), id);
   }
 
   /** Both sides' ratings in the perf of `clock`, as they stand now. */
   private async ratingsOf(
-    { white = DEFAULT_WHITE, black = DEFAULT_BLACK }: { white?: PlayerInfo | undefined; black?: PlayerInfo | undefined },
+    {
+      white = DEFAULT_WHITE,
+      black = DEFAULT_BLACK,
+    }: { white?: PlayerInfo | undefined; black?: PlayerInfo | undefined },
     clock: ClockRequest | undefined,
   ): Promise<GameRatings | undefined> {
     const { ratings, clock: now } = this.deps;

@@ -91,13 +91,14 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     challengeStore &&
     new ChallengeService({
       store: challengeStore,
+      ratings,
       games,
       players,
       ttlMs: options.challengeTtlMs ?? 3_600_000,
       sharedStore: options.sharedStore ?? false,
     });
   const seekStore = 'insertSeek' in store ? (store as GameStore & SeekStore) : undefined;
-  const seeks = seekStore && new SeekService({ store: seekStore, games, leaseMs: options.seekLeaseMs });
+  const seeks = seekStore && new SeekService({ store: seekStore, ratings, games, leaseMs: options.seekLeaseMs });
   const presenceStore = 'lastSeen' in store ? (store as GameStore & PresenceStore) : undefined;
   const presence =
     presenceStore &&
