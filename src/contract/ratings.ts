@@ -49,7 +49,7 @@ export const Leaderboard = Type.Object(
 export type Leaderboard = Static<typeof Leaderboard>;
 
 export const TopParams = Type.Object({
-  nb: Type.Integer({ minimum: 1, maximum: 200, description: 'how many players, 1-200' }),
+  nb: Type.String({ pattern: '^(?:[1-9][0-9]?|1[0-9]{2}|200)$', description: 'how many players, 1-200' }),
   perfType: Type.Enum(SPEED_KEYS, { description: 'the perf' }),
 });
 

@@ -17,7 +17,7 @@ import type { Speed } from '../contract/lichess.ts';
 import type { TimeControl } from './clock.ts';
 import type { Game, GameRatings, GameRecord, SeatRating } from './game.ts';
 import { intRating, isProvisional, newPerf, perfAt, ratedGame, ratingDiff, type Perf } from './glicko.ts';
-import { speedOfControl } from './lichess.ts';
+import { PERF_NAMES, speedOfControl } from './lichess.ts';
 import { isOver, winnerOf } from './status.ts';
 
 /** The perfs a player is rated in: lichess's speeds. */
@@ -117,6 +117,23 @@ export function ratedEndOf(
     ],
   };
   return { game: { ...next, record: rated }, end };
+}
+
+/**
+ * A rated game's PGN tags as lichess writes them (DECISIONS §21): its Event (`Rated Blitz game`, the speed's name)
+ * and, after the seven, each side's Elo and, once rated, its signed rating change. A casual game: none.
+ */
+export function ratingTags(record: GameRecord): { event: string; tags: Array<[string, string]> } | undefined {
+  if (!record.rated || !record.ratings) return undefined;
+  const { white, black } = record.ratings;
+  const signed = (diff: number) => (diff >= 0 ? `+${diff}` : String(diff));
+  const tags: Array<[string, string]> = [
+    ['WhiteElo', String(white.rating)],
+    ['BlackElo', String(black.rating)],
+  ];
+  if (white.ratingDiff !== undefined) tags.push(['WhiteRatingDiff', signed(white.ratingDiff)]);
+  if (black.ratingDiff !== undefined) tags.push(['BlackRatingDiff', signed(black.ratingDiff)]);
+  return { event: `Rated ${PERF_NAMES[perfTypeOf(record.clock?.control)]} game`, tags };
 }
 
 /** The UTC day of a time, 'YYYY-MM-DD'. */

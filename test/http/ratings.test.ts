@@ -260,6 +260,39 @@ function ratedSuite(name: string, skip: string | false, makeStore: () => Promise
       t.assert.deepEqual((await gameOf(app, gameId)).state.moves, ['e2e4']);
     });
 
+    test("a player's User, account perfs, history and the leaderboard, in lichess's shapes", async (t: TestContext) => {
+      const app = await open(t);
+      const [ann, bob, cat] = [await app.player('Ann'), await app.player('Bob'), await app.player('Cat')];
+      await givePerf(app, ann, 'rapid', 2950);
+      await givePerf(app, bob, 'rapid', 2990);
+      const user = json(await ok(app.as(SERVICE_TOKEN, `/api/user/${ann.id}`)));
+      assertLichess('User', user);
+      t.assert.deepEqual(user.perfs.rapid, { games: 40, rating: 2950, rd: 60, prog: 0 });
+      t.assert.deepEqual(user.perfs.blitz, { games: 0, rating: 1500, rd: 500, prog: 0, prov: true });
+      const account = json(await ok(app.as(cat.token, '/api/account')));
+      t.assert.deepEqual(account.perfs.rapid, { games: 0, rating: 1500, rd: 500, prog: 0, prov: true });
+      const history = json(await ok(app.as(SERVICE_TOKEN, `/api/user/${cat.id}/rating-history`)));
+      assertLichess('RatingHistory', history);
+      t.assert.deepEqual(
+        history.map((h: { points: unknown[] }) => h.points),
+        [[], [], [], [], [], []],
+      );
+      assertError(await app.as(SERVICE_TOKEN, '/api/user/nobody-at-all'), 'PLAYER_NOT_FOUND');
+      assertError(await app.as(SERVICE_TOKEN, '/api/user/nobody-at-all/rating-history'), 'PLAYER_NOT_FOUND');
+      const top = json(await ok(app.as(SERVICE_TOKEN, '/api/player/top/2/rapid')));
+      assertLichess('Leaderboard', top);
+      t.assert.deepEqual(
+        top.users.map((u: { id: string; perfs: { rapid: { rating: number } } }) => [u.id, u.perfs.rapid.rating]),
+        [
+          [bob.id, 2990],
+          [ann.id, 2950],
+        ],
+      );
+      assertError(await app.as(SERVICE_TOKEN, '/api/player/top/0/rapid'), 'INVALID_BODY', 'nb');
+      assertError(await app.as(SERVICE_TOKEN, '/api/player/top/201/rapid'), 'INVALID_BODY', 'nb');
+      assertError(await app.as(SERVICE_TOKEN, '/api/player/top/10/chess960'), 'INVALID_BODY', 'perfType');
+    });
+
     test("rated seeks: each player's rating within the other's range, both ways; rated and casual never pair", async (t: TestContext) => {
       const app = await open(t);
       const [ann, bob, cat, dan] = (await Promise.all(['Ann', 'Bob', 'Cat', 'Dan'].map(n => app.player(n)))) as [

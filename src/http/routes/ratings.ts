@@ -60,6 +60,6 @@ export const ratingRoutes: FastifyPluginAsync<RatingRoutesOptions> = async (fast
         OPTIONS,
       ),
     },
-    request => ratings.top(request.params.nb, request.params.perfType),
+    request => ratings.top(Number(request.params.nb), request.params.perfType),
   );
 };
