@@ -64,6 +64,7 @@ export interface SeatRating {
 export interface GameRatings {
   readonly white: SeatRating;
   readonly black: SeatRating;
+  readonly ratedAt?: number; // when a rated game was rated (ms since the epoch): the time its ratings were computed at
 }
 
 /** A record together with what is derived from it: its line (but `moves`, the record's) and its position. */

@@ -106,6 +106,7 @@ export function ratedEndOf(
   const ratings: GameRatings = {
     white: { ...started.white, ratingDiff: ratingDiff(perfs.white, after.white) },
     black: { ...started.black, ratingDiff: ratingDiff(perfs.black, after.black) },
+    ratedAt: at,
   };
   const rated: GameRecord = { ...record, ratings };
   const end: RatedEnd = {

@@ -72,6 +72,7 @@ suite('which ends rate a game', () => {
     t.assert.deepEqual(rated.game.record.ratings, {
       white: { rating: 1720, provisional: false, ratingDiff: Math.trunc(expected.white.glicko.rating) - 1720 },
       black: { rating: 1500, provisional: true, ratingDiff: Math.trunc(expected.black.glicko.rating) - 1500 },
+      ratedAt: T0 + 5000,
     });
     // Once rated, no later change rates it again.
     t.assert.equal(ratesGame(rated.game, rated.game), false);
