@@ -116,8 +116,8 @@ export function gameFullOf(game: Game, now = 0): GameFull {
 }
 
 /** A side as the views show it: its player, with its rating where the game records one (DECISIONS §21). */
-const gamePlayerOf = (player: PlayerInfo, rating: SeatRating | undefined): GamePlayer =>
-  rating === undefined ? player : { ...player, ...rating };
+const gamePlayerOf = ({ id, displayName }: PlayerInfo, rating: SeatRating | undefined): GamePlayer =>
+  rating === undefined ? { id, displayName } : { id, displayName, ...rating };
 
 /** The event a change to `game` at `now` causes on its streams. */
 export const gameStateEvent = (game: Game, now = 0): GameEvent & { type: 'gameState' } => ({
