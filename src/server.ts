@@ -47,6 +47,7 @@ export async function start(config: Config) {
   );
   const games: GameService = new GameService({
     store,
+    ratings: opened,
     bus: feed,
     sharedStore: shared,
     newId: newGameId,
@@ -63,6 +64,7 @@ export async function start(config: Config) {
   });
   const challenges = new ChallengeService({
     store: opened,
+    ratings: opened,
     games,
     players,
     ttlMs: config.challengeTtlS * 1000,
@@ -81,6 +83,7 @@ export async function start(config: Config) {
   });
   const seeks = new SeekService({
     store: opened,
+    ratings: opened,
     games,
     // Each failed try of a paired game's creation (tried again until recorded) or of a renewal of seeks' leases.
     onError: ({ key, error, failures, retryInMs }) =>
@@ -122,6 +125,7 @@ export async function start(config: Config) {
     chat,
     exports,
     store,
+    ratings: opened,
     bus: feed,
     players,
     metrics,

@@ -1038,6 +1038,48 @@ export interface components {
        */
       displayName: string;
     };
+    /** @description lichess's Perf (DECISIONS §21) */
+    LichessPerf: {
+      /** @description rated games played in this perf */
+      games: number;
+      rating: number;
+      /** @description the rating deviation, grown with the time since the last rated game */
+      rd: number;
+      /** @description the progress over the last rated games */
+      prog: number;
+      /**
+       * @description present while the rating is provisional
+       * @enum {boolean}
+       */
+      prov?: true;
+    };
+    /** @description lichess's Perfs: the ratings of a player, one per speed */
+    LichessPerfs: {
+      ultraBullet: components['schemas']['LichessPerf'];
+      bullet: components['schemas']['LichessPerf'];
+      blitz: components['schemas']['LichessPerf'];
+      rapid: components['schemas']['LichessPerf'];
+      classical: components['schemas']['LichessPerf'];
+      correspondence: components['schemas']['LichessPerf'];
+    };
+    GamePlayer: {
+      /**
+       * Format: well-formed-unicode
+       * @description unique player identifier; no control characters, no unpaired surrogates
+       */
+      id: string;
+      /**
+       * Format: well-formed-unicode
+       * @description human-readable name; no control characters, no unpaired surrogates
+       */
+      displayName: string;
+      /** @description the player's rating in the game's perf when it began */
+      rating?: number;
+      /** @description whether that rating was provisional */
+      provisional?: boolean;
+      /** @description a rated game's change of the rating, once it is over */
+      ratingDiff?: number;
+    };
     /** @enum {unknown} */
     GameStatus:
       | 'started'
@@ -1105,11 +1147,13 @@ export interface components {
     ClockRequest: components['schemas']['RealTimeClock'] | components['schemas']['CorrespondenceClock'];
     GameFull: {
       gameId: string;
-      white: components['schemas']['PlayerInfo'];
-      black: components['schemas']['PlayerInfo'];
+      white: components['schemas']['GamePlayer'];
+      black: components['schemas']['GamePlayer'];
       state: components['schemas']['GameState'];
       /** @description the time control as given; null: untimed */
       clock: components['schemas']['Clock'] | (never | null);
+      /** @description true: a rated game (DECISIONS §21); absent: casual */
+      rated?: boolean;
     };
     LegalMove: {
       from: string;
@@ -1163,6 +1207,7 @@ export interface components {
         | 'CHALLENGE_NOT_FOUND'
         | 'SEEK_NOT_FOUND'
         | 'METHOD_NOT_ALLOWED'
+        | 'NOT_ALLOWED_IN_RATED'
         | 'BODY_TOO_LARGE'
         | 'UNSUPPORTED_MEDIA_TYPE'
         | 'RATE_LIMITED'
@@ -1230,6 +1275,7 @@ export interface components {
       title?: 'BOT';
       /** @description lichess's: where the player is shown */
       url?: string;
+      perfs?: components['schemas']['LichessPerfs'];
     };
     GamePage: {
       /** @description most recently changed first */
@@ -1241,6 +1287,9 @@ export interface components {
     ChallengeUser: {
       id: string;
       name: string;
+      /** @description the player's rating in the challenge's perf when it was made */
+      rating?: number;
+      provisional?: boolean;
     };
     ChallengeJson: {
       id: string;
@@ -1329,7 +1378,7 @@ export interface components {
       days?: number | string;
       /** @description random (default), white or black */
       color?: string;
-      /** @description false only */
+      /** @description a rated game (false by default): needs a clock and the standard start (DECISIONS §21) */
       rated?: boolean | string;
       /** @description standard only */
       variant?: string;
@@ -1347,7 +1396,7 @@ export interface components {
       days?: number | string;
       /** @description random (default), white or black */
       color?: string;
-      /** @description false only */
+      /** @description a rated game (false by default): needs a clock and the standard start (DECISIONS §21) */
       rated?: boolean | string;
       /** @description standard only */
       variant?: string;
@@ -1461,8 +1510,7 @@ export interface components {
       perf: {
         name: string;
       };
-      /** @enum {boolean} */
-      rated: false;
+      rated: boolean;
       /** @description ms since the epoch */
       createdAt: number;
       white: components['schemas']['LichessPlayer'];
@@ -1511,14 +1559,17 @@ export interface components {
       /** @enum {unknown} */
       speed: 'ultraBullet' | 'bullet' | 'blitz' | 'rapid' | 'classical' | 'correspondence';
       perf: string;
-      /** @enum {boolean} */
-      rated: false;
+      /** @description the player's rating when the game began */
+      rating?: number;
+      rated: boolean;
       hasMoved: boolean;
       opponent:
         | {
             id: string;
             username: string;
             rating: number;
+            /** @description a rated game over: their rating change */
+            ratingDiff?: number;
           }
         | {
             /** @enum {object|null} */
@@ -1530,6 +1581,8 @@ export interface components {
       isMyTurn: boolean;
       secondsLeft: number;
       winner?: 'white' | 'black';
+      /** @description a rated game over: the player's rating change */
+      ratingDiff?: number;
       compat: {
         bot: boolean;
         board: boolean;
@@ -1568,12 +1621,15 @@ export interface components {
         /** @enum {unknown} */
         speed: 'ultraBullet' | 'bullet' | 'blitz' | 'rapid' | 'classical' | 'correspondence';
         perf: string;
-        /** @enum {boolean} */
-        rated: false;
+        /** @description the player's rating when the game began */
+        rating?: number;
+        rated: boolean;
         hasMoved: boolean;
         isMyTurn: boolean;
         secondsLeft: number;
         winner?: 'white' | 'black';
+        /** @description a rated game over: the player's rating change */
+        ratingDiff?: number;
         compat: {
           bot: boolean;
           board: boolean;
@@ -1658,6 +1714,38 @@ export interface components {
       clocks?: number[];
       /** @description lastFen=true: the FEN of the position now */
       lastFen?: string;
+    };
+    /** @description lichess's User: a player and their ratings */
+    LichessUser: {
+      id: string;
+      /** @description the player's display name */
+      username: string;
+      perfs: components['schemas']['LichessPerfs'];
+      /**
+       * @description BOT for a bot, absent otherwise
+       * @enum {string}
+       */
+      title?: 'BOT';
+    };
+    /** @description lichess's RatingHistory: every perf, oldest point first, empty where none */
+    RatingHistory: {
+      /** @description the perf's name, e.g. Blitz */
+      name: string;
+      points: number[][];
+    }[];
+    /** @description lichess's Leaderboard */
+    Leaderboard: {
+      /** @description established (not provisional) players of the perf, best first */
+      users: {
+        id: string;
+        username: string;
+        perfs: {
+          [key: string]: {
+            rating: number;
+            progress: number;
+          };
+        };
+      }[];
     };
     StreamError: {
       /** @description SERVER_SHUTDOWN, SLOW_CONSUMER, RESYNC_REQUIRED, UNAUTHORIZED, ... */
@@ -2548,6 +2636,15 @@ export interface operations {
           'application/json': components['schemas']['ApiError'];
         };
       };
+      /** @description not allowed in a rated game (NOT_ALLOWED_IN_RATED) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
       /** @description the request body is too large */
       413: {
         headers: {
@@ -2644,6 +2741,15 @@ export interface operations {
       };
       /** @description no such game, player, challenge or seek */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description not allowed in a rated game (NOT_ALLOWED_IN_RATED) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

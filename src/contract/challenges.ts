@@ -5,14 +5,21 @@
  */
 import { Type, type Static, type TProperties } from 'typebox';
 import { DECLINE_REASONS } from './vocabulary.ts';
-import { ref } from './shapes.ts';
+import { ref, SPEED_KEYS } from './shapes.ts';
 
 const Color = Type.Union([Type.Literal('white'), Type.Literal('black')]);
 
-export const SPEEDS = ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical', 'correspondence'] as const;
+export const SPEEDS = SPEED_KEYS;
 
 export const ChallengeUser = Type.Object(
-  { id: Type.String(), name: Type.String() },
+  {
+    id: Type.String(),
+    name: Type.String(),
+    rating: Type.Optional(
+      Type.Integer({ description: "the player's rating in the challenge's perf when it was made" }),
+    ),
+    provisional: Type.Optional(Type.Boolean()),
+  },
   { $id: 'ChallengeUser', description: 'a player, as lichess names one in a challenge' },
 );
 
@@ -71,7 +78,11 @@ export const pairingRequest = <Time extends TProperties, Others extends TPropert
       ...time,
       days: Type.Optional(FormInteger),
       color: Type.Optional(Type.String({ description: 'random (default), white or black' })),
-      rated: Type.Optional(Type.Union([Type.Boolean(), Type.String()], { description: 'false only' })),
+      rated: Type.Optional(
+        Type.Union([Type.Boolean(), Type.String()], {
+          description: 'a rated game (false by default): needs a clock and the standard start (DECISIONS §21)',
+        }),
+      ),
       variant: Type.Optional(Type.String({ description: 'standard only' })),
       ...others,
     },

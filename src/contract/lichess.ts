@@ -75,7 +75,7 @@ export const LichessGameFull = Type.Object(
     daysPerTurn: Type.Optional(Type.Integer({ description: 'a correspondence game' })),
     speed: Type.Enum(SPEEDS),
     perf: Type.Object({ name: Type.String() }),
-    rated: Type.Literal(false),
+    rated: Type.Boolean(),
     createdAt: Type.Integer({ description: 'ms since the epoch' }),
     white: ref(LichessPlayer),
     black: ref(LichessPlayer),
@@ -99,7 +99,12 @@ export const OpponentGone = Type.Object(
 export type OpponentGone = Static<typeof OpponentGone>;
 
 const Opponent = Type.Union([
-  Type.Object({ id: Type.String(), username: Type.String(), rating: Type.Integer() }),
+  Type.Object({
+    id: Type.String(),
+    username: Type.String(),
+    rating: Type.Integer(),
+    ratingDiff: Type.Optional(Type.Integer({ description: 'a rated game over: their rating change' })),
+  }),
   Type.Object({ id: Type.Null(), username: Type.String(), ai: Type.Integer({ description: "the computer's level" }) }),
 ]);
 
@@ -116,12 +121,14 @@ export const GameEventInfo = Type.Object(
     variant: Variant,
     speed: Type.Enum(SPEEDS),
     perf: Type.String(),
-    rated: Type.Literal(false),
+    rating: Type.Optional(Type.Integer({ description: "the player's rating when the game began" })),
+    rated: Type.Boolean(),
     hasMoved: Type.Boolean(),
     opponent: Opponent,
     isMyTurn: Type.Boolean(),
     secondsLeft: Type.Integer(),
     winner: Type.Optional(Color),
+    ratingDiff: Type.Optional(Type.Integer({ description: "a rated game over: the player's rating change" })),
     compat: Type.Object({ bot: Type.Boolean(), board: Type.Boolean() }),
   },
   { $id: 'GameEventInfo', description: "lichess's GameEventInfo: a game as one of its players sees it" },

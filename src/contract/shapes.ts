@@ -12,6 +12,9 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { ERROR_CODES, GAME_ID_PATTERN, GAME_STATUSES, MOVE_TYPES, PROMOTION_PIECES } from './vocabulary.ts';
 
+/** lichess's speeds, which are also the perfs a player is rated in (DECISIONS §21). */
+export const SPEED_KEYS = ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical', 'correspondence'] as const;
+
 /** A `$ref` to a registered schema that keeps the static type of the schema it points to. */
 export const ref = <T extends TSchema>(schema: T) => {
   const id = (schema as { $id?: unknown }).$id;
@@ -122,13 +125,26 @@ export const ClockRequest = Type.Unsafe<Static<typeof RealTimeClock> | Static<ty
 });
 export type ClockRequest = Static<typeof ClockRequest>;
 
+/** A side of a game: its player and, in a game between players that records them, its rating (DECISIONS §21). */
+export const GamePlayer = Type.Object(
+  {
+    ...PlayerInfo.properties,
+    rating: Type.Optional(Type.Integer({ description: "the player's rating in the game's perf when it began" })),
+    provisional: Type.Optional(Type.Boolean({ description: 'whether that rating was provisional' })),
+    ratingDiff: Type.Optional(Type.Integer({ description: "a rated game's change of the rating, once it is over" })),
+  },
+  { $id: 'GamePlayer' },
+);
+export type GamePlayer = Static<typeof GamePlayer>;
+
 export const GameFull = Type.Object(
   {
     gameId: Type.String({ pattern: GAME_ID_PATTERN }),
-    white: ref(PlayerInfo),
-    black: ref(PlayerInfo),
+    white: ref(GamePlayer),
+    black: ref(GamePlayer),
     state: ref(GameState),
     clock: Type.Union([ref(Clock), Type.Null()], { description: 'the time control as given; null: untimed' }),
+    rated: Type.Optional(Type.Boolean({ description: 'true: a rated game (DECISIONS §21); absent: casual' })),
   },
   { $id: 'GameFull' },
 );
@@ -215,6 +231,29 @@ export type IssuedToken = Static<typeof IssuedToken>;
 
 export const TokenList = Type.Object({ tokens: Type.Array(ref(TokenInfo)) }, { $id: 'TokenList' });
 
+/** A perf as lichess shows it in a User (Perf): rating and deviation truncated, `prov` only while provisional. */
+export const LichessPerf = Type.Object(
+  {
+    games: Type.Integer({ description: 'rated games played in this perf' }),
+    rating: Type.Integer(),
+    rd: Type.Integer({ description: 'the rating deviation, grown with the time since the last rated game' }),
+    prog: Type.Integer({ description: 'the progress over the last rated games' }),
+    prov: Type.Optional(Type.Literal(true, { description: 'present while the rating is provisional' })),
+  },
+  { $id: 'LichessPerf', description: "lichess's Perf (DECISIONS §21)" },
+);
+export type LichessPerf = Static<typeof LichessPerf>;
+
+/** A player's perfs, every perf listed (a perf never played: a new player's), as lichess's Perfs. */
+export const LichessPerfs = Type.Object(
+  Object.fromEntries(SPEED_KEYS.map(speed => [speed, ref(LichessPerf)])) as Record<
+    (typeof SPEED_KEYS)[number],
+    ReturnType<typeof ref<typeof LichessPerf>>
+  >,
+  { $id: 'LichessPerfs', description: "lichess's Perfs: the ratings of a player, one per speed" },
+);
+export type LichessPerfs = Static<typeof LichessPerfs>;
+
 export const Account = Type.Object(
   {
     player: Type.Union([ref(PlayerInfo), Type.Null()], {
@@ -224,6 +263,7 @@ export const Account = Type.Object(
     username: Type.Optional(Type.String({ description: "lichess's: the player's display name" })),
     title: Type.Optional(Type.Literal('BOT', { description: "lichess's: BOT for a bot, absent otherwise" })),
     url: Type.Optional(Type.String({ description: "lichess's: where the player is shown" })),
+    perfs: Type.Optional(ref(LichessPerfs)),
   },
   { $id: 'Account' },
 );
@@ -242,6 +282,9 @@ export type GamePage = Static<typeof GamePage>;
 
 export const SHARED_SCHEMAS = [
   PlayerInfo,
+  LichessPerf,
+  LichessPerfs,
+  GamePlayer,
   GameStatus,
   GameState,
   Clock,

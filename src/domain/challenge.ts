@@ -20,6 +20,7 @@ import { DECLINE_REASONS, type Color, type DeclineReason } from '../contract/voc
 import { DAY_MS, type TimeControl } from './clock.ts';
 import { DomainError, err, ok, type Result } from './errors.ts';
 import { makeFen, parseStrictFen } from './notation.ts';
+import type { SeatRating } from './game.ts';
 import type { Actor } from './seats.ts';
 
 export type ChallengeTimeControl =
@@ -45,6 +46,7 @@ export interface ChallengeRequest {
   timeControl: ChallengeTimeControl;
   color: ChallengeColor;
   initialFen: string | null; // null: the initial position
+  rated?: boolean; // DECISIONS §21; absent: casual
 }
 
 export interface Challenge {
@@ -62,6 +64,14 @@ export interface Challenge {
   declineReason: DeclineReason | null;
   acceptedBy: PlayerInfo | null; // who accepted it (an open challenge's opponent)
   gameId: string | null; // the game it became
+  rated?: boolean; // a rated challenge (DECISIONS §21); absent: casual
+  ratings?: ChallengeRatings; // the players' ratings in its perf when it was made
+}
+
+/** The ratings a challenge shows: its players' when it was made (an open challenge has no one to rate). */
+export interface ChallengeRatings {
+  challenger: SeatRating;
+  destUser?: SeatRating;
 }
 
 /** The game an accepted challenge starts: its seats, clock and position. */
@@ -70,6 +80,7 @@ export interface ChallengeGame {
   black: PlayerInfo;
   clock: TimeControl | undefined;
   fen: string | null;
+  rated?: boolean;
 }
 
 const invalid = (field: string, message: string) => err(new DomainError('INVALID_BODY', message, field));
@@ -93,8 +104,9 @@ export function booleanOf(value: unknown): boolean | undefined | null {
 /**
  * Checks a challenge request: a form's fields, or JSON with the form's keys (`{"clock.limit": 300}`) or a nested
  * clock (`{"clock": {"limit": 300, "increment": 2}}`). Fields: `clock.limit` (seconds, 15-10800) with
- * `clock.increment` (seconds, 0-180), or `days`, or neither (unlimited); `color`; `rated` (false only); `variant`
- * (standard only); `fen`. A bad one is INVALID_BODY naming it.
+ * `clock.increment` (seconds, 0-180), or `days`, or neither (unlimited); `color`; `rated`; `variant` (standard
+ * only); `fen`. A bad one is INVALID_BODY naming it; a rated one that cannot be rated (unlimited, or from a
+ * position) is INVALID_CHALLENGE saying why (DECISIONS §21).
  */
 export function parseChallengeRequest(body: Readonly<Record<string, unknown>>): Result<ChallengeRequest> {
   const nested = typeof body.clock === 'object' && body.clock !== null ? (body.clock as Record<string, unknown>) : {};
@@ -107,6 +119,8 @@ export function parseChallengeRequest(body: Readonly<Record<string, unknown>>): 
 
   const color = colorOf(body);
   if (!color.ok) return color;
+  const rated = ratedOf(body);
+  if (!rated.ok) return rated;
 
   let initialFen: string | null = null;
   if (body.fen !== undefined && body.fen !== '') {
@@ -115,21 +129,42 @@ export function parseChallengeRequest(body: Readonly<Record<string, unknown>>): 
     if (!position.ok) return invalid('fen', position.error.message);
     initialFen = makeFen(position.value);
   }
-  return ok({ timeControl, color: color.value, initialFen });
+  if (rated.value && timeControl.type === 'unlimited') {
+    return refusedRated(
+      'a rated game needs a clock (clock.limit and clock.increment, or days): unlimited games are never rated',
+    );
+  }
+  if (rated.value && initialFen !== null) {
+    return refusedRated('a rated game starts from the standard position: a rated challenge takes no fen');
+  }
+  return ok({ timeControl, color: color.value, initialFen, ...(rated.value ? { rated: true } : {}) });
+}
+
+/** A challenge to the computer (`POST /api/challenge/ai`): as any challenge, but never rated (DECISIONS §21). */
+export function parseComputerChallengeRequest(body: Readonly<Record<string, unknown>>): Result<ChallengeRequest> {
+  if (booleanOf(body.rated) === true) return refusedRated("the computer's games are never rated");
+  return parseChallengeRequest(body);
+}
+
+/** A rated request that cannot be rated (DECISIONS §21): INVALID_CHALLENGE, naming the reason. */
+export const refusedRated = (reason: string) => err(new DomainError('INVALID_CHALLENGE', reason, 'rated'));
+
+/** `rated` of a challenge or a seek: false by default. */
+export function ratedOf(body: Readonly<Record<string, unknown>>): Result<boolean> {
+  const rated = booleanOf(body.rated);
+  if (rated === null) return invalid('rated', 'rated must be true or false');
+  return ok(rated ?? false);
 }
 
 /**
- * The fields a challenge and a seek share beside their time controls: `color` (random by default), `rated` (false
- * only: there are no ratings) and `variant` (standard only). Answers the colour asked for.
+ * The fields a challenge and a seek share beside their time controls and `rated` (`ratedOf`): `color` (random by
+ * default) and `variant` (standard only). Answers the colour asked for.
  */
 export function colorOf(body: Readonly<Record<string, unknown>>): Result<ChallengeColor> {
   const color = body.color ?? 'random';
   if (color !== 'random' && color !== 'white' && color !== 'black') {
     return invalid('color', 'color must be random, white or black');
   }
-  const rated = booleanOf(body.rated);
-  if (rated === null) return invalid('rated', 'rated must be true or false');
-  if (rated) return invalid('rated', 'rated games are not offered: there are no ratings yet');
   const variant = body.variant ?? 'standard';
   if (variant !== 'standard') return invalid('variant', 'only the standard variant is offered');
   return ok(color);
@@ -196,11 +231,12 @@ export interface NewChallengeInput {
   now: number;
   ttlMs: number; // for a real-time challenge (CHALLENGE_TTL_S); the others wait 7 days
   coin: () => number; // [0, 1): draws a random colour
+  ratings?: ChallengeRatings | undefined;
 }
 
 /** A new pending challenge. Challenging oneself is INVALID_CHALLENGE. */
 export function newChallenge(input: NewChallengeInput): Result<Challenge> {
-  const { id, challenger, destUser, request, now, ttlMs, coin } = input;
+  const { id, challenger, destUser, request, now, ttlMs, coin, ratings } = input;
   if (destUser !== null && destUser.id === challenger.id) {
     return err(new DomainError('INVALID_CHALLENGE', 'a player cannot challenge themselves'));
   }
@@ -220,6 +256,8 @@ export function newChallenge(input: NewChallengeInput): Result<Challenge> {
     declineReason: null,
     acceptedBy: null,
     gameId: null,
+    ...(request.rated ? { rated: true } : {}),
+    ...(ratings ? { ratings } : {}),
   });
 }
 
@@ -274,7 +312,13 @@ export function acceptChallenge(
   const [white, black] = challenge.finalColor === 'white' ? [challenger, accepter] : [accepter, challenger];
   return ok({
     challenge: changed(challenge, { status: 'accepted', acceptedBy: accepter, gameId }),
-    game: { white, black, clock: clockOfChallenge(challenge.timeControl), fen: challenge.initialFen },
+    game: {
+      white,
+      black,
+      clock: clockOfChallenge(challenge.timeControl),
+      fen: challenge.initialFen,
+      ...(challenge.rated ? { rated: true } : {}),
+    },
   });
 }
 

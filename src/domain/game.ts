@@ -51,6 +51,20 @@ export interface GameRecord {
   readonly moveClocks: readonly number[]; // a clocked game's mover's time left after each move (ms), as `moves`
   readonly source?: 'lobby'; // how it was made, where lichess tells it: paired from seeks; absent otherwise
   readonly rated?: boolean; // a rated game (DECISIONS §21); absent: casual
+  readonly ratings?: GameRatings; // each side's rating at the start and, once a rated game is rated, its change
+}
+
+/** A side's rating in a game: as it stood when the game began, and its change once the game was rated. */
+export interface SeatRating {
+  readonly rating: number; // truncated
+  readonly provisional: boolean;
+  readonly ratingDiff?: number; // the truncated rating after the game less the one before; absent until rated
+}
+
+export interface GameRatings {
+  readonly white: SeatRating;
+  readonly black: SeatRating;
+  readonly ratedAt?: number; // when a rated game was rated (ms since the epoch): the time its ratings were computed at
 }
 
 /** A record together with what is derived from it: its line (but `moves`, the record's) and its position. */
@@ -75,6 +89,8 @@ export interface NewGameInput {
   black?: PlayerInfo | undefined;
   clock?: TimeControl | undefined;
   source?: 'lobby' | undefined; // paired from seeks (DECISIONS §16a)
+  rated?: boolean | undefined; // DECISIONS §21
+  ratings?: GameRatings | undefined; // the sides' ratings as the game begins
 }
 
 /** The line of a game. */
@@ -114,6 +130,8 @@ export function newGame(input: NewGameInput): Game {
     black: input.black ?? DEFAULT_BLACK,
     clock: clockOf(input),
     ...(input.source ? { source: input.source } : {}),
+    ...(input.rated ? { rated: true } : {}),
+    ...(input.ratings ? { ratings: input.ratings } : {}),
   };
   return withRecord(standardStart, record);
 }

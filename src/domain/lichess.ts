@@ -7,7 +7,8 @@
  * - Status names: checkmate → `mate`, outOfTime → `outoftime`, every draw → `draw`, the in-progress statuses →
  *   `started`, a win claimed after the opponent left → `timeout`.
  * - Times in milliseconds; an unlimited game has no `clock` in gameFull and 2147483647 as its times.
- * - Players carry lichess's neutral values where it requires what has no meaning here yet: rating 1500,
+ * - Players carry their ratings as the game recorded them when it began (DECISIONS §21), and `ratingDiff` once a
+ *   rated game is over; a side whose game records none (the computer's, a board's) lichess's neutral 1500,
  *   provisional.
  *
  * ```ts
@@ -17,7 +18,7 @@
  * lichessChatLine(line); // { type: 'chatLine', room: 'player', username: 'Ann', text: 'good luck' }
  * ```
  */
-import type { GameFull, GameState, PlayerInfo } from '../contract/shapes.ts';
+import type { GameFull, GamePlayer, GameState, PlayerInfo } from '../contract/shapes.ts';
 import { parseSquare } from 'chessops/util';
 import type { Color, DrawAction, GameStatus, TakebackAction } from '../contract/vocabulary.ts';
 import { isCorrespondence, type TimeControl } from './clock.ts';
@@ -31,7 +32,7 @@ import type {
   LichessStatus,
   Speed,
 } from '../contract/lichess.ts';
-import type { Game } from './game.ts';
+import type { Game, SeatRating } from './game.ts';
 import { INITIAL_FEN } from './notation.ts';
 import { sidesOf, type Actor } from './seats.ts';
 import { engineLevelOf } from './engineSeat.ts';
@@ -129,11 +130,24 @@ export function lichessGameState(state: GameState): LichessGameState {
  * A seat as lichess's GameEventPlayer. The computer's keeps its id and name (lichess's schema requires them) and
  * adds `aiLevel`.
  */
-export function lichessPlayerOf(player: PlayerInfo, title: 'BOT' | null = null): LichessPlayer {
-  const seat: LichessPlayer = { id: player.id, name: player.displayName, title, rating: 1500, provisional: true };
+export function lichessPlayerOf(
+  player: PlayerInfo,
+  title: 'BOT' | null = null,
+  rating: SeatRating = NEUTRAL_RATING,
+): LichessPlayer {
+  const seat: LichessPlayer = {
+    id: player.id,
+    name: player.displayName,
+    title,
+    rating: rating.rating,
+    provisional: rating.provisional,
+  };
   const level = engineLevelOf(player);
   return level === undefined ? seat : { ...seat, aiLevel: level };
 }
+
+/** What lichess's shapes show of a side whose game records no rating (the computer's, a board's): a new player's. */
+const NEUTRAL_RATING: SeatRating = { rating: 1500, provisional: true };
 
 /** Who of a game's players are bots (their `title`); none by default. */
 export type TitleOf = (playerId: string) => 'BOT' | null;
@@ -151,10 +165,10 @@ export function lichessGameFull(game: Game, now: number, titleOf: TitleOf = NO_T
     variant: fromStart ? STANDARD : FROM_POSITION,
     speed,
     perf: { name: PERF_NAMES[speed] },
-    rated: false,
+    rated: record.rated ?? false,
     createdAt: Date.parse(record.createdAt),
-    white: lichessPlayerOf(record.white, titleOf(record.white.id)),
-    black: lichessPlayerOf(record.black, titleOf(record.black.id)),
+    white: lichessPlayerOf(record.white, titleOf(record.white.id), record.ratings?.white),
+    black: lichessPlayerOf(record.black, titleOf(record.black.id), record.ratings?.black),
     initialFen: fromStart ? 'startpos' : record.startFen,
     state: lichessGameState(gameStateOf(game, now)),
   };
@@ -180,11 +194,11 @@ export function fullIdOf(gameId: string, playerId: string): string {
 }
 
 /** An opponent as lichess's GameEventOpponent: a player, or the computer (`id` null, `ai` its level). */
-function opponentOf(player: PlayerInfo): GameEventInfo['opponent'] {
+function opponentOf(player: GamePlayer): GameEventInfo['opponent'] {
   const level = engineLevelOf(player);
-  return level === undefined
-    ? { id: player.id, username: player.displayName, rating: 1500 }
-    : { id: null, username: player.displayName, ai: level };
+  if (level !== undefined) return { id: null, username: player.displayName, ai: level };
+  const opponent = { id: player.id, username: player.displayName, rating: player.rating ?? NEUTRAL_RATING.rating };
+  return player.ratingDiff === undefined ? opponent : { ...opponent, ratingDiff: player.ratingDiff };
 }
 
 /**
@@ -207,7 +221,7 @@ export function eventGameOf(game: Game, now: number): EventGameFull {
 export function gameEventInfoOf(full: EventGameFull, playerId: string, now: number): GameEventInfo {
   const { state } = full;
   const color: Color = full.white.id === playerId || full.black.id !== playerId ? 'white' : 'black';
-  const opponent = color === 'white' ? full.black : full.white;
+  const [me, opponent] = color === 'white' ? [full.white, full.black] : [full.black, full.white];
   const speed = speedOfControl(full.clock);
   const name = lichessStatus(state.status);
   const plies = state.moves.length;
@@ -231,7 +245,7 @@ export function gameEventInfoOf(full: EventGameFull, playerId: string, now: numb
     variant: STANDARD,
     speed,
     perf: speed,
-    rated: false,
+    rated: full.rated ?? false,
     // Whether the player has made a move in it: white after the first ply, black after the second.
     hasMoved: plies > (color === 'white' ? 0 : 1),
     opponent: opponentOf(opponent),
@@ -240,6 +254,8 @@ export function gameEventInfoOf(full: EventGameFull, playerId: string, now: numb
     compat: { bot: true, board: true },
   };
   if (state.winner) info.winner = state.winner;
+  if (me.rating !== undefined) info.rating = me.rating;
+  if (me.ratingDiff !== undefined) info.ratingDiff = me.ratingDiff;
   return info;
 }
 

@@ -18,6 +18,7 @@ import { isCorrespondence } from './clock.ts';
 import { clockOf, derive, gameFromPosition, type Game, type NewGameInput } from './game.ts';
 import { describeEnd, findPositionEnd, growingCopy, playOn } from './line.ts';
 import { INITIAL_FEN, describePly, makePgnText, parsePgnGame } from './notation.ts';
+import { ratingTags } from './ratings.ts';
 import { resultToken } from './status.ts';
 import { DEFAULT_BLACK, DEFAULT_WHITE } from './types.ts';
 
@@ -100,14 +101,16 @@ export interface PgnExportOptions {
 export function exportPgn(game: Game, options: PgnExportOptions): string {
   const { record } = game;
   const result = resultToken(game);
+  const rated = ratingTags(record);
   const tags: Array<[string, string]> = [
-    ['Event', 'Casual game'],
+    ['Event', rated?.event ?? 'Casual game'],
     ['Site', options.site],
     ['Date', record.createdAt.slice(0, 10).replace(/-/g, '.')],
     ['Round', '-'],
     ['White', record.white.displayName],
     ['Black', record.black.displayName],
     ['Result', result],
+    ...(rated?.tags ?? []),
   ];
   const control = record.clock?.control;
   let comments: string[] | undefined;

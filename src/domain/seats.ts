@@ -85,7 +85,10 @@ export function answererOf(record: GameRecord, offeredBy: Color | null, actor: A
   return ok(undefined);
 }
 
-/** Undo and redo: for the service and for a player holding both sides; between two different players, takebacks. */
+/**
+ * Undo and redo: for the service and for a player holding both sides; between two different players, takebacks;
+ * never in a rated game (DECISIONS §21), whose takebacks are by consent only.
+ */
 export function mayRewind(record: GameRecord, actor: Actor): Result<void> {
   const seats = seatsOf(record, actor);
   if (!seats.ok) return seats;
@@ -94,6 +97,14 @@ export function mayRewind(record: GameRecord, actor: Actor): Result<void> {
       new DomainError(
         'TAKEBACK_NEEDS_CONSENT',
         'undo and redo need both sides: between two players, offer a takeback (POST .../takeback/offer)',
+      ),
+    );
+  }
+  if (record.rated) {
+    return err(
+      new DomainError(
+        'NOT_ALLOWED_IN_RATED',
+        'undo and redo are not allowed in a rated game: offer a takeback (POST .../takeback/offer)',
       ),
     );
   }

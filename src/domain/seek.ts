@@ -20,6 +20,7 @@ import {
   integerOf,
   clockOfChallenge,
   colorOf,
+  ratedOf,
   timeControlOf,
   type ChallengeColor,
   type ClockFields,
@@ -37,7 +38,12 @@ export type SeekStatus = 'open' | 'paired' | 'withdrawn';
 export interface SeekRequest {
   timeControl: SeekTimeControl;
   color: ChallengeColor;
+  rated?: boolean; // DECISIONS §21; absent: casual
+  ratingRange?: RatingRange; // a rated seek's: the opponents' ratings it takes; absent: any
 }
+
+/** lichess's `ratingRange`, `"1500-1800"`: the lowest and the highest rating taken, both included. */
+export type RatingRange = readonly [number, number];
 
 export interface Seek {
   id: string;
@@ -51,6 +57,9 @@ export interface Seek {
   gameId: string | null; // the game it was paired into
   pairedAt: number | null;
   gameColor: Color | null; // the colour it plays in that game
+  rated?: boolean; // a rated seek (DECISIONS §21); absent: casual
+  ratingRange?: RatingRange; // a rated seek's range of opponents' ratings; absent: any
+  rating?: number; // a rated seek's player's rating in its perf when seeking: what the other's range is held to
 }
 
 /** What a pairing makes: the game's seats and clock. */
@@ -58,6 +67,7 @@ export interface SeekGame {
   white: PlayerInfo;
   black: PlayerInfo;
   clock: TimeControl;
+  rated?: boolean;
 }
 
 /** A correspondence seek lives until it is paired or withdrawn. */
@@ -84,7 +94,8 @@ function minutesOf(value: unknown): number | undefined {
 /**
  * Checks a seek request, lichess's fields: `time` (minutes, 0.25-180, whole seconds) with `increment` (seconds,
  * 0-180) for a real-time seek, or `days` (1, 2, 3, 5, 7, 10, 14) for a correspondence one; `color` (random by
- * default); `rated` (false only); `variant` (standard only). A bad one is INVALID_BODY naming it.
+ * default); `rated` (false by default) with its `ratingRange` (`"1500-1800"`; empty: any); `variant` (standard
+ * only). A bad one is INVALID_BODY naming it.
  */
 export function parseSeekRequest(body: Readonly<Record<string, unknown>>): Result<SeekRequest> {
   const time = minutesOf(body.time);
@@ -98,12 +109,35 @@ export function parseSeekRequest(body: Readonly<Record<string, unknown>>): Resul
   const timeControl: SeekTimeControl | undefined = timed.value;
   if (timeControl === undefined) return invalid('time', 'a seek needs time (minutes) and increment (seconds), or days');
   const color = colorOf(body);
-  return color.ok ? ok({ timeControl, color: color.value }) : color;
+  if (!color.ok) return color;
+  const rated = ratedOf(body);
+  if (!rated.ok) return rated;
+  const range = ratingRangeOf(body.ratingRange);
+  if (!range.ok) return range;
+  const request: SeekRequest = { timeControl, color: color.value };
+  if (rated.value) request.rated = true;
+  if (rated.value && range.value) request.ratingRange = range.value;
+  return ok(request);
 }
 
-/** The pool of a time control: only seeks of one pool are paired. */
-export const poolOf = (timeControl: SeekTimeControl): string =>
-  timeControl.type === 'clock' ? `${timeControl.limit}+${timeControl.increment}` : `${timeControl.daysPerTurn}d`;
+/** `ratingRange`: two whole ratings, low-high; undefined when absent or empty. */
+function ratingRangeOf(value: unknown): Result<RatingRange | undefined> {
+  if (value === undefined || value === null || value === '') return ok(undefined);
+  const match = typeof value === 'string' ? /^([0-9]{3,4})-([0-9]{3,4})$/.exec(value) : null;
+  const [low, high] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
+  if (!(low <= high)) return invalid('ratingRange', 'ratingRange must be two ratings, low-high, e.g. 1500-1800');
+  return ok([low, high]);
+}
+
+/** Whether a seek takes an opponent of `rating` (a rated seek's range; any rating without one). */
+const takes = (seek: Seek, rating: number | undefined): boolean =>
+  seek.ratingRange === undefined ||
+  (rating !== undefined && rating >= seek.ratingRange[0] && rating <= seek.ratingRange[1]);
+
+/** The pool of a time control, rated or casual: only seeks of one pool are paired ('300+3', '3d', rated '300+3r'). */
+export const poolOf = (timeControl: SeekTimeControl, rated = false): string =>
+  (timeControl.type === 'clock' ? `${timeControl.limit}+${timeControl.increment}` : `${timeControl.daysPerTurn}d`) +
+  (rated ? 'r' : '');
 
 /** Whether a seek is real-time: it lives while its request is open. */
 export const isRealTime = (seek: Pick<Seek, 'timeControl'>): boolean => seek.timeControl.type === 'clock';
@@ -114,28 +148,37 @@ export interface NewSeekInput {
   request: SeekRequest;
   now: number;
   aliveUntil: number; // a real-time seek's first lease; FOREVER for a correspondence one
+  rating?: number | undefined; // a rated seek's: its player's rating in its perf now
 }
 
-export function newSeek({ id, player, request, now, aliveUntil }: NewSeekInput): Seek {
+export function newSeek({ id, player, request, now, aliveUntil, rating }: NewSeekInput): Seek {
+  const rated = request.rated === true;
   return {
     id,
     player,
     timeControl: request.timeControl,
     color: request.color,
-    pool: poolOf(request.timeControl),
+    pool: poolOf(request.timeControl, rated),
     status: 'open',
     createdAt: now,
     aliveUntil: request.timeControl.type === 'clock' ? aliveUntil : FOREVER,
     gameId: null,
     pairedAt: null,
     gameColor: null,
+    ...(rated ? { rated, rating: rating ?? 1500 } : {}),
+    ...(rated && request.ratingRange ? { ratingRange: request.ratingRange } : {}),
   };
 }
 
-/** Whether two seeks may be paired: both open and alive, of two players, one pool, and colours that fit. */
+/**
+ * Whether two seeks may be paired: both open and alive, of two players, one pool (rated or casual alike), colours
+ * that fit and, rated, each player's rating in the other's range (DECISIONS §21).
+ */
 export function canPair(a: Seek, b: Seek, now: number): boolean {
   const fits = a.color === 'random' || b.color === 'random' || a.color !== b.color;
+  const ratingsFit = (a.rated ?? false) === (b.rated ?? false) && takes(a, b.rating) && takes(b, a.rating);
   return (
+    ratingsFit &&
     a.id !== b.id &&
     a.player.id !== b.player.id &&
     a.pool === b.pool &&
@@ -178,7 +221,8 @@ export function pairSeeks(
 /** The game two paired seeks make (as when they were paired: seats by their recorded colours, the clock). */
 export function gameOfSeeks(a: Seek, b: Seek): SeekGame {
   const [white, black] = a.gameColor === 'white' ? [a.player, b.player] : [b.player, a.player];
-  return { white, black, clock: clockOfChallenge(a.timeControl)! };
+  const game: SeekGame = { white, black, clock: clockOfChallenge(a.timeControl)! };
+  return a.rated && b.rated ? { ...game, rated: true } : game;
 }
 
 /** Oldest first, then by id: the order in which open seeks are offered. */

@@ -8,10 +8,10 @@
  * ```
  */
 import { parseSquare } from 'chessops/util';
-import type { GameFull, GameState, LegalMove } from '../contract/shapes.ts';
+import type { GameFull, GamePlayer, GameState, LegalMove, PlayerInfo } from '../contract/shapes.ts';
 import type { GameEvent } from '../contract/events.ts';
 import { deadlineOf, isCorrespondence, timesAt, type Clock } from './clock.ts';
-import type { Game } from './game.ts';
+import type { Game, SeatRating } from './game.ts';
 import { listLegalMoves } from './moves.ts';
 import { makeMovetext, movetextToken } from './notation.ts';
 import { isOver, statusOf, winnerOf } from './status.ts';
@@ -102,13 +102,22 @@ function clockFieldsOf(game: Game, clock: Clock, now: number): Partial<GameState
 /** Whether the game's views change with time alone (a running clock): such views are made afresh for each read. */
 export const isTicking = (game: Game): boolean => game.record.clock?.phase === 2 && !isOver(game);
 
-export const gameFullOf = (game: Game, now = 0): GameFull => ({
-  gameId: game.record.id,
-  white: game.record.white,
-  black: game.record.black,
-  state: gameStateOf(game, now),
-  clock: game.record.clock?.control ?? null,
-});
+export function gameFullOf(game: Game, now = 0): GameFull {
+  const { record } = game;
+  const full: GameFull = {
+    gameId: record.id,
+    white: gamePlayerOf(record.white, record.ratings?.white),
+    black: gamePlayerOf(record.black, record.ratings?.black),
+    state: gameStateOf(game, now),
+    clock: record.clock?.control ?? null,
+  };
+  if (record.rated) full.rated = true;
+  return full;
+}
+
+/** A side as the views show it: its player, with its rating where the game records one (DECISIONS §21). */
+const gamePlayerOf = ({ id, displayName }: PlayerInfo, rating: SeatRating | undefined): GamePlayer =>
+  rating === undefined ? { id, displayName } : { id, displayName, ...rating };
 
 /** The event a change to `game` at `now` causes on its streams. */
 export const gameStateEvent = (game: Game, now = 0): GameEvent & { type: 'gameState' } => ({

@@ -47,8 +47,12 @@ import { CHALLENGE_SCHEMAS } from '../contract/challenges.ts';
 import { CHAT_SCHEMAS } from '../contract/chat.ts';
 import { LICHESS_SCHEMAS } from '../contract/lichess.ts';
 import { EXPORT_SCHEMAS } from '../contract/gameExport.ts';
+import { RATING_SCHEMAS } from '../contract/ratings.ts';
+import { RatingService } from '../service/ratings.ts';
+import { ratingRoutes } from './routes/ratings.ts';
 import { EVENT_SCHEMAS } from '../contract/events.ts';
 import type { ChatService } from '../service/chat.ts';
+import type { RatingStore } from '../store/ratings.ts';
 import type { PlayerTokens } from '../service/tokens.ts';
 import { redactQuery } from './redact.ts';
 import { allowedMethods } from './methods.ts';
@@ -79,6 +83,7 @@ export interface AppDeps {
   engine?: EnginePool; // the computer opponent (DECISIONS §18); absent = no POST /api/challenge/ai
   chat?: ChatService; // games' chat (DECISIONS §17); absent = no chat endpoints
   exports?: GameExports; // a player's games and single games as lichess exports them (DECISIONS §22); absent = none
+  ratings?: RatingStore; // players' perfs and rating history (DECISIONS §21); absent = no rating endpoints
   rateLimit?: RateLimitSettings; // /api/ requests per window per client; absent or max 0 = no limit
   corsOrigins?: readonly string[]; // origins allowed to call the API from a browser; none = no CORS headers
   trustProxy?: boolean | number | readonly string[]; // whose X-Forwarded-For gives the client address; false
@@ -303,6 +308,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...CHAT_SCHEMAS,
     ...LICHESS_SCHEMAS,
     ...EXPORT_SCHEMAS,
+    ...RATING_SCHEMAS,
     ...EVENT_SCHEMAS,
   ])
     app.addSchema(schema);
@@ -396,14 +402,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxStreamsPerClient,
     clientKey,
   });
+  // Players' ratings (DECISIONS §21), read at the game service's time.
+  const ratings =
+    deps.ratings && new RatingService({ store: deps.ratings, tokens: deps.playerTokens, now: () => deps.games.now() });
   if (deps.playerTokens) {
     await app.register(tokenRoutes, {
       prefix: '/api',
       publicUrl: deps.publicUrl,
       tokens: deps.playerTokens,
       serviceTokens: (deps.tokens ?? []).length > 0,
+      ratings,
     });
   }
+  if (ratings) await app.register(ratingRoutes, { prefix: '/api', ratings });
   await app.register(tokenTestRoutes, { prefix: '/api', tokens: deps.playerTokens });
   if (deps.challenges) await app.register(challengeRoutes, { prefix: '/api', challenges: deps.challenges });
   // The lichess dialect (DECISIONS §17): its paths beside the seed's.

@@ -54,6 +54,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'a token is needed, or the one given is unknown or revoked',
   403: 'the token may not do this (FORBIDDEN, NOT_A_PLAYER, NOT_YOUR_TURN, TAKEBACK_NEEDS_CONSENT)',
   404: 'no such game, player, challenge or seek',
+  409: 'not allowed in a rated game (NOT_ALLOWED_IN_RATED)',
   413: 'the request body is too large',
   415: 'the request body is not of a media type this operation reads',
   429: 'too many requests, or too many streams open (Retry-After says when to try again)',

@@ -10,6 +10,7 @@ import type { ChallengeJson } from '../contract/challenges.ts';
 import { DECLINE_REASONS, type Challenge, type ChallengeTimeControl } from '../domain/challenge.ts';
 import { PERF_NAMES, speedOfClock } from '../domain/lichess.ts';
 import type { Speed } from '../contract/lichess.ts';
+import type { SeatRating } from '../domain/game.ts';
 
 /** lichess's speed of a challenge's time control (see domain/lichess.ts). */
 export const speedOf = (timeControl: ChallengeTimeControl): Speed =>
@@ -46,21 +47,25 @@ export interface ViewOptions {
 }
 
 export function challengeJsonOf(challenge: Challenge, { viewer, now, baseUrl }: ViewOptions): ChallengeJson {
-  const user = (player: { id: string; displayName: string }) => ({ id: player.id, name: player.displayName });
+  const user = (player: { id: string; displayName: string }, rating: SeatRating | undefined) => ({
+    id: player.id,
+    name: player.displayName,
+    ...rating,
+  });
   const speed = speedOf(challenge.timeControl);
   const status = challenge.status === 'created' && now >= challenge.expiresAt ? 'canceled' : challenge.status;
   const json: ChallengeJson = {
     id: challenge.id,
     url: `${baseUrl}/api/challenge/${challenge.id}/show`,
     status,
-    challenger: user(challenge.challenger),
-    destUser: challenge.destUser && user(challenge.destUser),
+    challenger: user(challenge.challenger, challenge.ratings?.challenger),
+    destUser: challenge.destUser && user(challenge.destUser, challenge.ratings?.destUser),
     // lichess names a standard game from a position of one's own "From Position".
     variant:
       challenge.initialFen === null
         ? { key: 'standard', name: 'Standard', short: 'Std' }
         : { key: 'fromPosition', name: 'From Position', short: 'FEN' },
-    rated: false,
+    rated: challenge.rated ?? false,
     speed,
     timeControl: timeControlJson(challenge.timeControl),
     color: challenge.color,

@@ -38,8 +38,12 @@ import {
   parseChallengeRequest,
   type Challenge,
   type ChallengeGame,
+  type ChallengeRatings,
+  type ChallengeTimeControl,
   type DeclineReason,
 } from '../domain/challenge.ts';
+import { perfIn, perfTypeOf, seatRatingOf } from '../domain/ratings.ts';
+import type { RatingStore } from '../store/ratings.ts';
 import { DomainError, orThrow, type Result } from '../domain/errors.ts';
 import { actingPlayer, SERVICE, type Actor } from '../domain/seats.ts';
 import type { PlayerFeed } from '../bus/players.ts';
@@ -76,6 +80,7 @@ export interface ChallengeServiceDeps {
   // Other instances share the store (PostgreSQL): it announces every challenge made or changed to every instance
   // (`announced`), this one included, and the events go out from there rather than from the change itself.
   sharedStore?: boolean;
+  ratings?: RatingStore | undefined; // the players' ratings a challenge shows
 }
 
 const notFound = (id: string) => new DomainError('CHALLENGE_NOT_FOUND', `no pending challenge ${id}`);
@@ -101,6 +106,21 @@ export class ChallengeService {
     return this.deps.games.now();
   }
 
+  /** The players' ratings in the perf of a challenge's time control, as they stand at `now`. */
+  private async ratingsOf(
+    challenger: PlayerInfo,
+    destUser: PlayerInfo | null,
+    timeControl: ChallengeTimeControl,
+    now: number,
+  ): Promise<ChallengeRatings | undefined> {
+    const { ratings } = this.deps;
+    if (!ratings) return undefined;
+    const perfType = perfTypeOf(clockOfChallenge(timeControl));
+    const stored = await ratings.perfsOf(destUser ? [challenger.id, destUser.id] : [challenger.id]);
+    const of = (player: PlayerInfo) => seatRatingOf(perfIn(stored, player.id, perfType), now);
+    return destUser ? { challenger: of(challenger), destUser: of(destUser) } : { challenger: of(challenger) };
+  }
+
   /** A challenge as `viewer` reads it. */
   view(challenge: Challenge, viewer?: string): ChallengeJson {
     return challengeJsonOf(challenge, { viewer, now: this.now(), baseUrl: this.deps.publicUrl ?? '' });
@@ -122,11 +142,12 @@ export class ChallengeService {
       if (destUser === null) throw new DomainError('PLAYER_NOT_FOUND', `no player ${destId} is known to the service`);
     }
     const now = this.now();
+    const ratings = await this.ratingsOf(challenger, destUser, request.timeControl, now);
     for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
       const id = this.newId();
       // The accepted game takes the challenge's id: an id a game already has is not given to a challenge.
       if (await this.deps.games.exists(id)) continue;
-      const input = { id, challenger, destUser, request, now, ttlMs: this.deps.ttlMs, coin: this.coin };
+      const input = { id, challenger, destUser, request, now, ttlMs: this.deps.ttlMs, coin: this.coin, ratings };
       const challenge = orThrow(newChallenge(input));
       const inserted = await this.deps.store.insertChallenge(challenge, MAX_PENDING_CHALLENGES);
       if (inserted === 'limit') {
@@ -337,7 +358,7 @@ export class ChallengeService {
 
   /** Makes the accepted challenge's game under its recorded id (a game of that id already made is kept). */
   private async makeGame(challenge: Challenge, game: ChallengeGame): Promise<void> {
-    const players = { white: game.white, black: game.black, clock: game.clock };
+    const players = { white: game.white, black: game.black, clock: game.clock, rated: game.rated };
     const gameId = challenge.gameId!;
     if (game.fen === null) await this.deps.games.create(players, SERVICE, gameId);
     else await this.deps.games.importFen(players, game.fen, SERVICE, gameId);

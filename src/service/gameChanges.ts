@@ -18,6 +18,8 @@ import { DomainError, ok, type Result } from '../domain/errors.ts';
 import { expire, indexOfGame as indexOf, type GameIndex } from '../domain/transitions.ts';
 import { isOver } from '../domain/status.ts';
 import { eventGameOf } from '../domain/lichess.ts';
+import { perfIn, perfTypeOf, ratedEndOf, ratesGame } from '../domain/ratings.ts';
+import type { RatingStore } from '../store/ratings.ts';
 import type { GameStore } from '../store/store.ts';
 import type { EventBus } from '../bus/bus.ts';
 import type { PlayerFeed } from '../bus/players.ts';
@@ -41,6 +43,7 @@ export interface GameChangesDeps {
   onTimerError?: ((error: unknown, failure: Failure) => void) | undefined;
   players?: PlayerFeed | undefined; // where games starting and ending go, for the players' event streams
   onCommitted?: ((game: Game) => void) | undefined;
+  ratings?: RatingStore | undefined; // the perfs a rated game's end is rated from (DECISIONS §21); none: never rated
 }
 
 export class GameChanges {
@@ -82,9 +85,10 @@ export class GameChanges {
         const due = expire(game, at);
         const result: Result<Change> = due ? ok(due) : transition(game, at);
         if (result.ok) {
-          if (await this.commit(game, result.value)) {
-            if (!due) return result.value;
-            game = result.value.game;
+          const committed = await this.commit(game, result.value, at);
+          if (committed) {
+            if (!due) return committed;
+            game = committed.game;
             current = true;
             continue;
           }
@@ -104,13 +108,15 @@ export class GameChanges {
     return this.serialized(id, async () => {
       for (let conflicts = 0; ;) {
         const game = await this.deps.cache.get(id);
-        const due = expire(game, this.deps.now());
+        const at = this.deps.now();
+        const due = expire(game, at);
         if (!due) {
           // Not due (a later deadline, or already over): the timer follows the game as it is.
           this.timers.arm(id, indexOf(game).deadline, true);
           return undefined;
         }
-        if (await this.commit(game, due)) return due;
+        const committed = await this.commit(game, due, at);
+        if (committed) return committed;
         if (++conflicts > MAX_CONFLICT_RETRIES) throw busy(id);
       }
     });
@@ -148,9 +154,16 @@ export class GameChanges {
     this.timers.close();
   }
 
-  /** Writes a change with a version check; once it is durable, keeps it, publishes it and follows its clock. */
-  private async commit(game: Game, change: Change): Promise<boolean> {
+  /**
+   * Writes a change with a version check; once it is durable, keeps it, publishes it and follows its clock. The
+   * change that ends a rated game rates it (at `at`) and writes both perfs with it, checked on the perfs it read:
+   * refused as a version conflict when either changed meanwhile, so that the game is judged and rated again.
+   * Undefined when refused; else the change as committed (a rated end with its rating changes).
+   */
+  private async commit(game: Game, proposed: Change, at: number): Promise<Change | undefined> {
     const id = game.record.id;
+    const rated = await this.rated(game, proposed, at);
+    const change = rated ? { ...proposed, game: rated.game } : proposed;
     const index = indexOf(change.game);
     const saved = await this.deps.store.update(
       change.game.record,
@@ -158,17 +171,29 @@ export class GameChanges {
       change.event,
       index,
       game.record,
+      rated?.end,
     );
     if (!saved) {
       this.deps.cache.forget(id);
-      return false;
+      return undefined;
     }
     this.deps.cache.remember(change.game);
     this.deps.bus.publish({ gameId: id, version: change.game.record.version, event: change.event });
     this.timers.arm(id, index.deadline, true);
     if (isOver(game) !== index.ended) this.transition(change.game, index.ended ? 'gameFinish' : 'gameStart');
     this.onCommitted?.(change.game);
-    return true;
+    return change;
+  }
+
+  /** The rating of a change that ends a rated game (ratings.ts), from both sides' perfs as stored now. */
+  private async rated(game: Game, change: Change, at: number): Promise<ReturnType<typeof ratedEndOf>> {
+    const { ratings } = this.deps;
+    if (!ratings || !ratesGame(game, change.game)) return undefined;
+    const { white, black, clock } = change.game.record;
+    const perfType = perfTypeOf(clock?.control);
+    const stored = await ratings.perfsOf([white.id, black.id]);
+    const perfs = { white: perfIn(stored, white.id, perfType), black: perfIn(stored, black.id, perfType) };
+    return ratedEndOf(game, change.game, perfs, at);
   }
 
   /**

@@ -8,7 +8,10 @@
  * const game = await creation.create({ white: ann, black: bob, clock: { initial: 300, increment: 3 } });
  * ```
  */
-import { gameFromFen, newGame, type Game, type NewGameInput } from '../domain/game.ts';
+import { gameFromFen, newGame, type Game, type GameRatings, type NewGameInput } from '../domain/game.ts';
+import { gameRatingsOf, perfIn, perfTypeOf } from '../domain/ratings.ts';
+import { DEFAULT_BLACK, DEFAULT_WHITE } from '../domain/types.ts';
+import type { RatingStore } from '../store/ratings.ts';
 import { gameFromPgn } from '../domain/pgn.ts';
 import { ok, type Result } from '../domain/errors.ts';
 import { SERVICE, seatsForNewGame, type Actor } from '../domain/seats.ts';
@@ -26,6 +29,8 @@ export interface Players {
   black?: PlayerInfo | undefined;
   clock?: ClockRequest | undefined;
   source?: 'lobby' | undefined; // a game paired from seeks (create only)
+  /** A rated game (a challenge's or seeks', DECISIONS §21): its sides' ratings are recorded as it begins. */
+  rated?: boolean | undefined;
 }
 
 export interface GameCreationDeps {
@@ -35,6 +40,7 @@ export interface GameCreationDeps {
   maxPgnPlies: number; // e.g. 10000
   cache: GameCache;
   changes: GameChanges;
+  ratings?: RatingStore | undefined; // where a challenge's or seeks' game reads its sides' ratings
 }
 
 const MAX_ID_ATTEMPTS = 5;
@@ -46,10 +52,28 @@ export class GameCreation {
   // the date. A player creates only games in which they hold both sides (DECISIONS §13a).
   // `id`: the game's id, chosen by the caller (an accepted challenge records it before the game is made); a game
   // of that id already made is answered as it is, so that a creation retried after a crash makes one game.
-  create({ white, black, clock, source }: Players, actor: Actor = SERVICE, id?: string): Promise<Game> {
+  async create({ white, black, clock, source, rated }: Players, actor: Actor = SERVICE, id?: string): Promise<Game> {
     const seats = seatsForNewGame({ white, black }, actor);
-    if (!seats.ok) return Promise.reject(seats.error);
-    return this.insert(clock, input => ok(newGame({ ...input, ...seats.value, source })), id);
+    if (!seats.ok) throw seats.error;
+    const ratings = rated ? await this.ratingsOf(seats.value, clock) : undefined;
+    return this.insert(clock, input => ok(newGame({ ...input, ...seats.value, source, rated, ratings })), id);
+  }
+
+  /** Both sides' ratings in the perf of `clock`, as they stand now. */
+  private async ratingsOf(
+    {
+      white = DEFAULT_WHITE,
+      black = DEFAULT_BLACK,
+    }: { white?: PlayerInfo | undefined; black?: PlayerInfo | undefined },
+    clock: ClockRequest | undefined,
+  ): Promise<GameRatings | undefined> {
+    const { ratings, clock: now } = this.deps;
+    if (!ratings) return undefined;
+    const parsed = clock ? parseTimeControl(clock) : undefined;
+    const perfType = perfTypeOf(parsed?.ok ? parsed.value : undefined);
+    const stored = await ratings.perfsOf([white.id, black.id]);
+    const perfs = { white: perfIn(stored, white.id, perfType), black: perfIn(stored, black.id, perfType) };
+    return gameRatingsOf(perfs, now().getTime());
   }
 
   importFen({ white, black, clock }: Players, fen: string, actor: Actor = SERVICE, id?: string): Promise<Game> {

@@ -17,6 +17,7 @@
  */
 import type { Change, Game } from '../domain/game.ts';
 import type { Actor } from '../domain/seats.ts';
+import type { RatingStore } from '../store/ratings.ts';
 import type { GameStore, ListQuery } from '../store/store.ts';
 import type { EventBus } from '../bus/bus.ts';
 import type { PlayerFeed } from '../bus/players.ts';
@@ -47,6 +48,7 @@ export interface GameServiceDeps {
   players?: PlayerFeed; // where games starting and ending go, for the players' event streams
   // Each game as a change or a creation made here left it, once durable (the computer's turns: engineMoves.ts).
   onCommitted?: ((game: Game) => void) | undefined;
+  ratings?: RatingStore | undefined; // players' perfs: rated games are rated and record ratings (DECISIONS §21)
 }
 
 export class GameService {
@@ -69,7 +71,8 @@ export class GameService {
     const cache = this.cache;
     this.changes = new GameChanges({ ...deps, cache, sharedStore, now });
     const maxPgnPlies = deps.maxPgnPlies ?? DEFAULTS.maxPgnPlies;
-    this.creation = new GameCreation({ store, newId: deps.newId, clock, maxPgnPlies, cache, changes: this.changes });
+    const { newId, ratings } = deps;
+    this.creation = new GameCreation({ store, newId, clock, maxPgnPlies, cache, changes: this.changes, ratings });
     this.listing = new GameListing(store, cache, now);
   }
 

@@ -38,7 +38,12 @@ import {
   parseSeekRequest,
   type Seek,
   type SeekGame,
+  type SeekRequest,
 } from '../domain/seek.ts';
+import { clockOfChallenge } from '../domain/challenge.ts';
+import { intRating } from '../domain/glicko.ts';
+import { perfIn, perfTypeOf } from '../domain/ratings.ts';
+import type { RatingStore } from '../store/ratings.ts';
 import type { PlayerInfo } from '../contract/shapes.ts';
 import type { SeekStore } from '../store/seeks.ts';
 import type { GameService } from './games.ts';
@@ -66,6 +71,7 @@ export interface SeekServiceDeps {
   coin?: () => number; // [0, 1): draws the colours of two random seeks
   onError?: (failure: Failure) => void; // a failed try of a game's creation or a lease's renewal, for the log
   leaseMs?: number;
+  ratings?: RatingStore | undefined; // a rated seek's player's rating, held to the other seeks' ranges
 }
 
 /** The player an actor is: seeks are made and withdrawn with a player token (403 otherwise). */
@@ -108,8 +114,9 @@ export class SeekService {
     const player = playerOf(actor);
     const request = orThrow(parseSeekRequest(body));
     const now = this.now();
+    const rating = request.rated ? await this.ratingOf(player, request) : undefined;
     for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
-      const seek = newSeek({ id: this.newId(), player, request, now, aliveUntil: now + this.leaseMs });
+      const seek = newSeek({ id: this.newId(), player, request, now, aliveUntil: now + this.leaseMs, rating });
       const inserted = await this.deps.store.insertSeek(seek, MAX_CORRESPONDENCE_SEEKS);
       if (inserted.result === 'limit') {
         throw new DomainError(
@@ -223,6 +230,13 @@ export class SeekService {
     return made + ((await challenges?.makeMissingGames(since)) ?? 0);
   }
 
+  /** A player's rating, truncated, in the perf of a seek's time control. */
+  private async ratingOf(player: PlayerInfo, request: SeekRequest): Promise<number> {
+    const stored = (await this.deps.ratings?.perfsOf([player.id])) ?? [];
+    const perfType = perfTypeOf(clockOfChallenge(request.timeControl));
+    return intRating(perfIn(stored, player.id, perfType).glicko);
+  }
+
   /** At shutdown: no lease is renewed, no game creation tried again. */
   close(): void {
     this.making.close();
@@ -288,7 +302,8 @@ export class SeekService {
 
   /** Creates a pairing's game under its recorded id; a game of that id already made is kept. */
   private async createGame(gameId: string, game: SeekGame): Promise<void> {
-    const players = { white: game.white, black: game.black, clock: game.clock, source: 'lobby' as const };
+    const { white, black, clock, rated } = game;
+    const players = { white, black, clock, source: 'lobby' as const, rated };
     await this.deps.games.create(players, SERVICE, gameId);
   }
 

@@ -16,6 +16,7 @@ import { MemoryGames } from './memory/games.ts';
 import { MemoryHistory } from './memory/history.ts';
 import { MemoryListing } from './memory/listing.ts';
 import { MemoryPresence } from './memory/presence.ts';
+import { MemoryRatings } from './memory/ratings.ts';
 import { MemorySeeks } from './memory/seeks.ts';
 import { MemoryTokens } from './memory/tokens.ts';
 
@@ -25,7 +26,8 @@ export class MemoryGameStore extends StoreOfParts {
 
   constructor() {
     super();
-    const games = new MemoryGames();
+    const ratings = new MemoryRatings();
+    const games = new MemoryGames(ratings);
     const gameExists = (id: string) => games.has(id);
     this.parts = {
       games,
@@ -37,6 +39,7 @@ export class MemoryGameStore extends StoreOfParts {
       presence: new MemoryPresence(),
       engineTurns: new MemoryEngineTurns(),
       history: new MemoryHistory(games),
+      ratings,
     };
   }
 

@@ -1,7 +1,7 @@
 /**
  * A store made of parts, one per concern, so that each concern of each adapter is a file of its own: sqlite/,
  * postgres/ and memory/ each hold games.ts (create, get, update, the change log), listing.ts, tokens.ts,
- * challenges.ts, seeks.ts, chat.ts, presence.ts, engine.ts and history.ts, and the adapter's class (sqlite.ts, postgres.ts,
+ * challenges.ts, seeks.ts, chat.ts, presence.ts, engine.ts, history.ts and ratings.ts, and the adapter's class (sqlite.ts, postgres.ts,
  * memory.ts) puts its parts together. What a store answers is forwarded to its part here, once for every adapter;
  * the adapter itself answers what is about the database as a whole: its secret, its readiness and its closing.
  *
@@ -18,12 +18,14 @@ import type { Challenge } from '../domain/challenge.ts';
 import type { ChatLimit, ChatLine, NewChatLine } from '../domain/chat.ts';
 import type { GameRecord } from '../domain/game.ts';
 import type { HistoryQuery } from '../domain/history.ts';
+import type { PerfType, PlayerPerf, RatedEnd, RatingPoint } from '../domain/ratings.ts';
 import type { Seek } from '../domain/seek.ts';
 import type { ChallengeStore, InsertedChallenge } from './challenges.ts';
 import type { AppendedChat, ChatStore } from './chat.ts';
 import type { EngineTurn, EngineTurnStore } from './engineTurns.ts';
 import type { HistoryStore } from './history.ts';
 import type { PresenceKey, PresenceStore, SeenAt } from './presence.ts';
+import type { RatingStore } from './ratings.ts';
 import type { InsertedSeek, SeekStore } from './seeks.ts';
 import { loggedVersionError, NO_INDEX } from './store.ts';
 import type { ClockedGame, GameIndex, GameStore, ListedGame, ListQuery, StateEvent, StoredChange } from './store.ts';
@@ -37,7 +39,8 @@ export type Store = GameStore &
   ChatStore &
   PresenceStore &
   EngineTurnStore &
-  HistoryStore;
+  HistoryStore &
+  RatingStore;
 
 /**
  * The games themselves: their rows and moves, written with a version check, and their change log. An update whose
@@ -55,6 +58,8 @@ export interface GameUpdate {
   index: GameIndex;
   /** The stored record of `expectedVersion`, when the caller knew it: only what differs from it is written. */
   stored: GameRecord | undefined;
+  /** The end of a rated game: its perfs written in the same transaction, the update refused if they changed. */
+  rated: RatedEnd | undefined;
 }
 
 /** The pages of games, and the games whose clocks the service's timers watch. */
@@ -70,6 +75,7 @@ export interface StoreParts {
   presence: PresenceStore;
   engineTurns: EngineTurnStore;
   history: HistoryStore;
+  ratings: RatingStore;
 }
 
 /** A store that answers each concern with its part; the adapter answers `secret`, `ping` and `close`. */
@@ -94,13 +100,14 @@ export abstract class StoreOfParts implements Store {
     event?: StateEvent,
     index: GameIndex = NO_INDEX,
     previous?: GameRecord,
+    rated?: RatedEnd,
   ): Promise<boolean> {
     // Refused alike by every adapter, before its part sees it.
     const refused = loggedVersionError(record, expectedVersion, event);
     if (refused) return Promise.reject(refused);
     // The version check makes `previous` (of expectedVersion) the stored record, so only what differs is written.
     const stored = previous?.version === expectedVersion ? previous : undefined;
-    return this.parts.games.update({ record, expectedVersion, event, index, stored });
+    return this.parts.games.update({ record, expectedVersion, event, index, stored, rated });
   }
 
   changesSince(id: string, afterVersion: number): Promise<StoredChange[]> {
@@ -241,5 +248,17 @@ export abstract class StoreOfParts implements Store {
 
   playerGames(query: HistoryQuery): Promise<GameRecord[]> {
     return this.parts.history.playerGames(query);
+  }
+
+  perfsOf(playerIds: readonly string[]): Promise<PlayerPerf[]> {
+    return this.parts.ratings.perfsOf(playerIds);
+  }
+
+  ratingHistory(playerId: string): Promise<RatingPoint[]> {
+    return this.parts.ratings.ratingHistory(playerId);
+  }
+
+  topPlayers(perfType: PerfType, limit: number): Promise<PlayerPerf[]> {
+    return this.parts.ratings.topPlayers(perfType, limit);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The shared store: PostgreSQL through a connection pool, for several instances serving the same games. Each concern
  * is a part of its own (postgres/: games.ts with writes.ts and moves.ts, listing.ts, tokens.ts, challenges.ts,
- * seeks.ts, chat.ts, presence.ts, engine.ts), put together here. Writes are group-committed (postgres/writes.ts): one
+ * seeks.ts, chat.ts, presence.ts, engine.ts, ratings.ts), put together here. Writes are group-committed (postgres/writes.ts): one
  * statement per batch does the version-checked updates, the moves rows that changed, the change-log entries and one
  * NOTIFY, so a batch commits or not as a whole and the announcement goes out exactly when its changes are visible. A
  * read takes a game and its moves in one round trip. Migrations in `sql/postgres/NNNN_name.sql` run at open under an
@@ -27,6 +27,7 @@ import { PostgresHistory } from './postgres/history.ts';
 import { InstancePresence } from './postgres/instance.ts';
 import { PostgresListing } from './postgres/listing.ts';
 import { PostgresPresence } from './postgres/presence.ts';
+import { PostgresRatings } from './postgres/ratings.ts';
 import { migrate } from './postgres/schema.ts';
 import { PostgresSeeks } from './postgres/seeks.ts';
 import { PostgresTokens } from './postgres/tokens.ts';
@@ -59,6 +60,7 @@ export class PostgresGameStore extends StoreOfParts {
       presence: new PostgresPresence(pool),
       engineTurns: new PostgresEngineTurns(pool),
       history: new PostgresHistory(pool),
+      ratings: new PostgresRatings(pool),
     };
   }
 

@@ -2,7 +2,7 @@
  * The embedded store: one SQLite file, written by one process. The connection to the file (sqlite/connection.ts:
  * WAL with full syncs, migrations applied at open from `sql/sqlite/NNNN_name.sql`, the group commit, the checkpoint
  * thread, what a failure of the file means) and each concern's statements and their use (sqlite/: games.ts and
- * moves.ts, listing.ts, tokens.ts, challenges.ts, seeks.ts, chat.ts, presence.ts, engine.ts) are put together here.
+ * moves.ts, listing.ts, tokens.ts, challenges.ts, seeks.ts, chat.ts, presence.ts, engine.ts, ratings.ts) are put together here.
  *
  * ```ts
  * const store = SqliteGameStore.open('./data/chess.sqlite'); // or ':memory:'
@@ -20,6 +20,7 @@ import { SqliteHistory } from './sqlite/history.ts';
 import { SqliteListing, prepareListingStatements } from './sqlite/listing.ts';
 import { prepareMoveStatements } from './sqlite/moves.ts';
 import { SqlitePresence } from './sqlite/presence.ts';
+import { SqliteRatings } from './sqlite/ratings.ts';
 import { SqliteSeeks } from './sqlite/seeks.ts';
 import { SqliteTokens, prepareTokenStatements } from './sqlite/tokens.ts';
 
@@ -54,6 +55,7 @@ export class SqliteGameStore extends StoreOfParts {
       presence: new SqlitePresence(connection),
       engineTurns: new SqliteEngineTurns(connection),
       history: new SqliteHistory(connection),
+      ratings: new SqliteRatings(connection),
     };
     if (connection.writable) {
       reindexGames(connection.db, connection.statements.moves);

@@ -10,6 +10,7 @@
  */
 import type { GameRecord } from '../domain/game.ts';
 import type { GameIndex } from '../domain/transitions.ts';
+import type { RatedEnd } from '../domain/ratings.ts';
 import type { GameEvent } from '../contract/events.ts';
 
 /** The event of one committed change: what streams send for it. */
@@ -63,7 +64,10 @@ export interface GameStore {
    * Replaces a game if its stored version is still `expectedVersion`; resolves false otherwise. The event is
    * appended to the game's change log at `record.version` when the change commits, and stores shared by
    * several instances announce the change to the others (PostgreSQL NOTIFY) when it commits. An update with an
-   * event must raise the version by one (the log holds one entry per version); one that does not rejects.
+   * event must raise the version by one (the log holds one entry per version); one that does not rejects. An update
+   * with `rated` (the end of a rated game) writes both sides' perfs and history points in the same transaction, and
+   * only if each side's stored perf is still `before`: else nothing is written and it resolves false, as for a
+   * version that changed (the caller rates the game again on the perfs as they are).
    */
   update(
     record: GameRecord,
@@ -71,6 +75,7 @@ export interface GameStore {
     event?: StateEvent,
     index?: GameIndex,
     previous?: GameRecord, // the record of expectedVersion, if known: only what differs from it is written
+    rated?: RatedEnd,
   ): Promise<boolean>;
   /** Every game with a deadline (a running clock, or a first move awaited): what the service's timers watch. */
   clockedGames(): Promise<ClockedGame[]>;

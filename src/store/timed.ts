@@ -8,6 +8,7 @@
  * ```
  */
 import type { GameRecord } from '../domain/game.ts';
+import type { RatedEnd } from '../domain/ratings.ts';
 import type { GameIndex, GameStore, StateEvent } from './store.ts';
 
 export function timedStore(
@@ -27,8 +28,15 @@ export function timedStore(
     };
   return {
     create: timed((record, index?: GameIndex, event?: StateEvent) => store.create(record, index, event)),
-    update: timed((record, expectedVersion: number, event?: StateEvent, index?: GameIndex, previous?: GameRecord) =>
-      store.update(record, expectedVersion, event, index, previous),
+    update: timed(
+      (
+        record,
+        expectedVersion: number,
+        event?: StateEvent,
+        index?: GameIndex,
+        previous?: GameRecord,
+        rated?: RatedEnd,
+      ) => store.update(record, expectedVersion, event, index, previous, rated),
     ),
     clockedGames: () => store.clockedGames(),
     listGames: query => store.listGames(query),

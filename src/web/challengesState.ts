@@ -238,10 +238,11 @@ export function timeControlOf(fields: TimeControlFields): ChosenTimeControl | { 
 }
 
 /** A challenge's body, with the form's keys (DECISIONS §16): the clock in seconds, or days, or neither. */
-export type ChallengeBody =
+export type ChallengeBody = (
   | { 'clock.limit': number; 'clock.increment': number; color: ChallengeColor }
   | { days: number; color: ChallengeColor }
-  | { color: ChallengeColor };
+  | { color: ChallengeColor }
+) & { rated?: true };
 
 export function challengeBodyOf(control: ChosenTimeControl, color: ChallengeColor): ChallengeBody {
   switch (control.type) {
@@ -255,8 +256,13 @@ export function challengeBodyOf(control: ChosenTimeControl, color: ChallengeColo
 }
 
 /** A seek's body (`POST /api/board/seek`): real time in minutes and seconds, or correspondence in days. */
-export type SeekBody =
-  { time: number; increment: number; color: ChallengeColor } | { days: number; color: ChallengeColor };
+export type SeekBody = (
+  { time: number; increment: number; color: ChallengeColor } | { days: number; color: ChallengeColor }
+) & { rated?: true };
+
+/** A body asking for a rated game when `rated` (DECISIONS §21); casual, lichess's default, otherwise. */
+export const withRated = <T extends object>(body: T, rated: boolean): T & { rated?: true } =>
+  rated ? { ...body, rated: true } : body;
 
 /** A seek's body, or why there is none: a seek needs a clock or days. */
 export function seekBodyOf(control: ChosenTimeControl, color: ChallengeColor = 'random'): SeekBody | { error: string } {

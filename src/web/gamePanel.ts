@@ -18,7 +18,7 @@ import { clockDisplayOf, type ClockDisplay, type ClockFace } from './clocks.ts';
 import { elements, h, setControl, showText, tag } from './dom.ts';
 import { colorName, movetextToSan } from './notation.ts';
 import { computerSideOf, controlsOf, ownSeatsOf, seatsOf, seatWordsOf, type Controls } from './seats.ts';
-import { isEnded, offerWordsOf, statusWordsOf, titleOf, type Session } from './state.ts';
+import { isEnded, offerWordsOf, ratingWordsOf, statusWordsOf, titleOf, type Session } from './state.ts';
 import type { ConnectionStatus } from './stream.ts';
 
 export const ui = {
@@ -88,8 +88,17 @@ function renderPlayers(
     const state = game.state;
     const dot = h('span', { className: `dot ${color}` });
     dot.setAttribute('aria-hidden', 'true');
-    const name = h('span', { className: 'name', testid: `player-${color}`, text: game[color].displayName });
-    slot.append(dot, name, h('span', { className: 'side-name', text: colorName(color) }));
+    const player = game[color];
+    const name = h('span', { className: 'name', testid: `player-${color}`, text: player.displayName });
+    slot.append(dot, name);
+    const rating = ratingWordsOf(player);
+    if (rating) slot.append(h('span', { className: 'rating', testid: `rating-${color}`, text: rating }));
+    if (player.ratingDiff !== undefined) {
+      const diff = player.ratingDiff;
+      const className = `rating-diff ${diff > 0 ? 'up' : diff < 0 ? 'down' : 'even'}`;
+      slot.append(h('span', { className, testid: `rating-diff-${color}`, text: diff > 0 ? `+${diff}` : String(diff) }));
+    }
+    slot.append(h('span', { className: 'side-name', text: colorName(color) }));
     const ended = isEnded(state);
     if (own.includes(color)) slot.append(tag('you', 'you'));
     if (computer === color) slot.append(tag('computer', 'computer'));

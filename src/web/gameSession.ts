@@ -32,6 +32,7 @@ import {
   answerIsCurrent,
   applyGame,
   applyState,
+  awaitsRatingChange,
   isEnded,
   movesFor,
   needsLegal,
@@ -184,6 +185,20 @@ export class GameSession {
     this.page.render();
     void this.refreshLegal(target);
     this.promptPendingPromotion(target);
+    if (awaitsRatingChange(target.game!)) void this.refreshRatings(target);
+  }
+
+  /**
+   * A rated game just over: its rating changes are in its GameFull, which the stream's gameState does not carry, so
+   * the game is read once more (DECISIONS §21).
+   */
+  private async refreshRatings(target: Session): Promise<void> {
+    try {
+      const game = await api.get(target.id);
+      if (this.session === target && !awaitsRatingChange(game)) this.showGame(target, game);
+    } catch {
+      // The changes show at the next load of the game.
+    }
   }
 
   /** Asks the moves endpoint for the legal moves of the position shown; late answers are dropped. */

@@ -18,13 +18,14 @@ import {
   DECLINE_CHOICES,
   seekBodyOf,
   timeControlOf,
+  withRated,
   type ChallengeRow,
 } from './challengesState.ts';
 import { elements, h, on, onSubmit, showText } from './dom.ts';
 import { showError } from './errors.ts';
 import type { Seeker } from './seek.ts';
 import { seekWordsOf } from './seekState.ts';
-import { addTimeFields, colorOf, timeFieldsOf } from './timeFields.ts';
+import { addTimeFields, colorOf, ratedOf, timeFieldsOf } from './timeFields.ts';
 
 const ui = {
   ...elements(
@@ -54,8 +55,15 @@ export class PlayPanel {
       increment: 3,
       kinds: ['realtime', 'correspondence', 'unlimited'],
       color: true,
+      rated: true,
     });
-    addTimeFields(ui.seekForm, { testid: 'seek', minutes: 5, increment: 0, kinds: ['realtime', 'correspondence'] });
+    addTimeFields(ui.seekForm, {
+      testid: 'seek',
+      minutes: 5,
+      increment: 0,
+      kinds: ['realtime', 'correspondence'],
+      rated: true,
+    });
     onSubmit(ui.challengeForm, () => this.challenge());
     onSubmit(ui.seekForm, () => this.seek());
     on(ui.seekCancel, 'click', () => seeker.cancel());
@@ -141,7 +149,7 @@ export class PlayPanel {
       return;
     }
     try {
-      const body = challengeBodyOf(control, colorOf(ui.challengeForm));
+      const body = withRated(challengeBodyOf(control, colorOf(ui.challengeForm)), ratedOf(ui.challengeForm));
       await this.challenges.create(ui.challengePlayer.value.trim(), body);
       ui.challengePlayer.value = '';
     } catch (error) {
@@ -157,6 +165,6 @@ export class PlayPanel {
       showError(ui.seekError, body.error);
       return undefined;
     }
-    return this.seeker.start(body);
+    return this.seeker.start(withRated(body, ratedOf(ui.seekForm)));
   }
 }

@@ -158,3 +158,14 @@ export function titleOf(game: GameFull | undefined): string {
   const words = describe(game.state);
   return `${game.white.displayName} vs ${game.black.displayName} · ${words.result || words.status} · Chess`;
 }
+
+/** A side's rating as the player rows show it (DECISIONS §21): `1500?` while provisional; none in a casual game. */
+export const ratingWordsOf = (player: { rating?: number; provisional?: boolean }): string | undefined =>
+  player.rating === undefined ? undefined : `${player.rating}${player.provisional ? '?' : ''}`;
+
+/** A rated game over whose rating changes are not shown yet (they come with its GameFull, read again). */
+export const awaitsRatingChange = (game: {
+  rated?: boolean;
+  state: GameState;
+  white: { ratingDiff?: number };
+}): boolean => game.rated === true && isEnded(game.state) && game.white.ratingDiff === undefined;

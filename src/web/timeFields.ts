@@ -40,6 +40,8 @@ export interface TimeFieldsOptions {
   kinds: readonly TimeControlKind[];
   /** Whether the form asks for the person's colour (a select after the time control). */
   color?: boolean;
+  /** Whether the form offers a rated game (a checkbox, `${testid}-rated`, off by default; DECISIONS §21). */
+  rated?: boolean;
 }
 
 /** Builds a form's time control fields (and colour) into its `.time-fields` box, shown for the kind chosen. */
@@ -63,6 +65,13 @@ export function addTimeFields(form: HTMLFormElement, options: TimeFieldsOptions)
     const label = field(undefined, 'Your colour', select('color', `${testid}-color`, colors));
     label.className = 'field';
     box.after(label);
+  }
+  if (options.rated) {
+    const input = h('input', { testid: `${testid}-rated` });
+    Object.assign(input, { name: 'rated', type: 'checkbox' });
+    const label = h('label', { className: 'field rated' }, input, ' Rated');
+    label.title = 'A rated game needs a clock or days per move';
+    (form.querySelector('label.field:not(.rated)') ?? box).after(label);
   }
   on(form, 'change', event => {
     if ((event.target as HTMLElement).getAttribute('name') === 'kind') renderTimeFields(form);
@@ -109,6 +118,10 @@ export function timeFieldsOf(form: HTMLFormElement): TimeControlFields {
   const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement).value;
   return { kind: value('kind'), minutes: value('minutes'), increment: value('increment'), days: value('days') };
 }
+
+/** Whether a form asks for a rated game (its Rated box ticked); false for a form without one. */
+export const ratedOf = (form: HTMLFormElement): boolean =>
+  (form.elements.namedItem('rated') as HTMLInputElement | null)?.checked ?? false;
 
 /** The colour a form's person chose. */
 export const colorOf = (form: HTMLFormElement): ChallengeColor =>

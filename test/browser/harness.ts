@@ -94,11 +94,13 @@ export async function startBrowserEnv(executablePath: string, options: AppOption
   const store = SqliteGameStore.open(':memory:');
   const bus = new ChangeFeed(store);
   const players = new PlayerFeed(); // games starting and ending, for the players' event streams
-  const games = new GameService({ store, bus, players, newId: newGameId, clock: () => new Date() });
+  const games = new GameService({ store, ratings: store, bus, players, newId: newGameId, clock: () => new Date() });
   const { challenges: withChallenges, ...deps } = options;
   const playerTokens = deps.playerTokens ?? (withChallenges ? new PlayerTokens({ store, now: Date.now }) : undefined);
-  const challenges = withChallenges ? new ChallengeService({ store, games, players, ttlMs: 3_600_000 }) : undefined;
-  const seeks = withChallenges ? new SeekService({ store, games }) : undefined;
+  const challenges = withChallenges
+    ? new ChallengeService({ store, ratings: store, games, players, ttlMs: 3_600_000 })
+    : undefined;
+  const seeks = withChallenges ? new SeekService({ store, ratings: store, games }) : undefined;
   const chat = new ChatService({ store, games }); // games' chat, kept in the app's store
   const app = await buildApp({
     ...deps,
@@ -108,6 +110,7 @@ export async function startBrowserEnv(executablePath: string, options: AppOption
     ...(seeks ? { seeks } : {}),
     games,
     store,
+    ratings: store,
     bus,
     players,
   });

@@ -11,6 +11,7 @@ import {
   expireChallenge,
   newChallenge,
   parseChallengeRequest,
+  parseComputerChallengeRequest,
   type Challenge,
   type ChallengeRequest,
 } from '../../src/domain/challenge.ts';
@@ -233,14 +234,36 @@ suite('challenge requests: JSON and forms alike', () => {
     [{ days: 4 }, 'days'],
     [{ days: 'three' }, 'days'],
     [{ color: 'green' }, 'color'],
-    [{ rated: true }, 'rated'],
-    [{ rated: 'true' }, 'rated'],
     [{ rated: 'yes' }, 'rated'],
+    [{ rated: 1 }, 'rated'],
     [{ variant: 'chess960' }, 'variant'],
     [{ fen: 'not a fen' }, 'fen'],
     [{ fen: 7 }, 'fen'],
     [{ fen: '4k3/8/8/8/1b5b/8/8/4K3 w - - 0 1x' }, 'fen'],
   ];
+  // A rated request that cannot be rated (DECISIONS §21): INVALID_CHALLENGE, naming why.
+  const NOT_RATED: Array<[Record<string, unknown>, RegExp]> = [
+    [{ rated: true }, /clock/],
+    [{ rated: 'true' }, /clock/],
+    [{ 'clock.limit': 300, 'clock.increment': 2, rated: true, fen: '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1' }, /standard/],
+  ];
+  for (const [body, reason] of NOT_RATED) {
+    test(`${JSON.stringify(body)}: INVALID_CHALLENGE, field rated`, (t: TestContext) => {
+      const result = parsed(body);
+      t.assert.equal(result.ok, false);
+      if (result.ok) return;
+      t.assert.deepEqual([result.error.code, result.error.field], ['INVALID_CHALLENGE', 'rated']);
+      t.assert.match(result.error.message, reason);
+    });
+  }
+  test('a rated challenge with a clock or days is rated; the computer is never rated', (t: TestContext) => {
+    const rated = parsed({ days: 3, rated: 'true' });
+    t.assert.equal(rated.ok && rated.value.rated, true);
+    const computer = parseComputerChallengeRequest({ 'clock.limit': 300, 'clock.increment': 2, rated: true });
+    t.assert.equal(!computer.ok && computer.error.code, 'INVALID_CHALLENGE');
+    t.assert.equal(parseComputerChallengeRequest({ rated: false }).ok, true);
+  });
+
   for (const [body, field] of REFUSED) {
     test(`${JSON.stringify(body)}: INVALID_BODY, field ${field}`, (t: TestContext) => {
       const result = parsed(body);

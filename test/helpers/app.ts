@@ -29,6 +29,7 @@ import { ChatService } from '../../src/service/chat.ts';
 import type { ChatStore } from '../../src/store/chat.ts';
 import { GameExports } from '../../src/service/gameExports.ts';
 import type { HistoryStore } from '../../src/store/history.ts';
+import type { RatingStore } from '../../src/store/ratings.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -75,8 +76,10 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   const store = options.store ?? SqliteGameStore.open(':memory:');
   const bus = new ChangeFeed(store);
   const players: PlayerFeed = new PlayerFeed((gameId, version) => games.gameAt(gameId, version));
+  const ratings = 'perfsOf' in store ? (store as GameStore & RatingStore) : undefined;
   const games: GameService = new GameService({
     store,
+    ratings,
     bus,
     players,
     newId: newGameId,
@@ -90,13 +93,14 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     challengeStore &&
     new ChallengeService({
       store: challengeStore,
+      ratings,
       games,
       players,
       ttlMs: options.challengeTtlMs ?? 3_600_000,
       sharedStore: options.sharedStore ?? false,
     });
   const seekStore = 'insertSeek' in store ? (store as GameStore & SeekStore) : undefined;
-  const seeks = seekStore && new SeekService({ store: seekStore, games, leaseMs: options.seekLeaseMs });
+  const seeks = seekStore && new SeekService({ store: seekStore, ratings, games, leaseMs: options.seekLeaseMs });
   const presenceStore = 'lastSeen' in store ? (store as GameStore & PresenceStore) : undefined;
   const presence =
     presenceStore &&
@@ -127,6 +131,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     chat,
     exports,
     store,
+    ratings,
     bus,
     players,
     publicUrl,

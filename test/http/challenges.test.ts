@@ -89,8 +89,9 @@ test('a challenge in JSON with the form keys: lichess ChallengeJson, shown to bo
       id: undefined,
       url: `http://localhost:80/api/challenge/${body.id}/show`, // the request's own origin, without PUBLIC_URL
       status: 'created',
-      challenger: { id: ann.id, name: 'Ann' },
-      destUser: { id: bob.id, name: 'Bob' },
+      // Their ratings in the challenge's perf (DECISIONS §21): new players'.
+      challenger: { id: ann.id, name: 'Ann', rating: 1500, provisional: true },
+      destUser: { id: bob.id, name: 'Bob', rating: 1500, provisional: true },
       variant: { key: 'standard', name: 'Standard', short: 'Std' },
       rated: false,
       speed: 'blitz',
@@ -155,8 +156,8 @@ test('a bad request is 400 naming its field; oneself INVALID_CHALLENGE; an unkno
   const app = await start(t);
   const [ann, bob] = [await app.player('Ann'), await app.player('Bob')];
   const rows: Array<[object | string, string]> = [
-    [{ rated: true }, 'rated'],
-    ['rated=true', 'rated'],
+    [{ rated: 'yes' }, 'rated'],
+    ['rated=maybe', 'rated'],
     [{ 'clock.limit': 10, 'clock.increment': 0 }, 'clock.limit'],
     ['clock.limit=0&clock.increment=3', 'clock.limit'],
     [{ 'clock.limit': 300, 'clock.increment': 181 }, 'clock.increment'],
@@ -171,6 +172,9 @@ test('a bad request is 400 naming its field; oneself INVALID_CHALLENGE; an unkno
     assertError(await challenge(app, ann.token, bob.id, payload, typeof payload === 'string'), 'INVALID_BODY', field);
   }
   assertError(await challenge(app, ann.token, ann.id, {}), 'INVALID_CHALLENGE');
+  // Rated without a clock (DECISIONS §21): INVALID_CHALLENGE naming the reason.
+  assertError(await challenge(app, ann.token, bob.id, { rated: true }), 'INVALID_CHALLENGE', 'rated');
+  assertError(await challenge(app, ann.token, bob.id, 'rated=true', true), 'INVALID_CHALLENGE', 'rated');
   assertError(await challenge(app, ann.token, 'nobody-known', {}), 'PLAYER_NOT_FOUND');
   t.assert.deepEqual(json(await app.as(ann.token, '/api/challenge')).out, [], 'nothing was made');
   // A player becomes known with a token, and stays known once it is revoked.

@@ -70,12 +70,16 @@ function playerSuite(name: string, open: () => Promise<{ store: Store; shared: b
       const everything = JSON.stringify([await store.listTokens(), json(await as(SERVICE_TOKEN, '/api/tokens'))]);
       t.assert.ok(!everything.includes(ann.token), 'no list holds the secret');
 
-      // The seed's `player`, and lichess's fields beside it (DECISIONS §17).
+      // The seed's `player`, and lichess's fields beside it (DECISIONS §17), with the player's perfs (§21): a new
+      // player's in every perf.
+      const newPerf = { games: 0, rating: 1500, rd: 500, prog: 0, prov: true };
+      const perfs = ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
       t.assert.deepEqual(json(await as(ann.token, '/api/account')), {
         player: ann.info,
         id: ann.info.id,
         username: ann.info.displayName,
         url: `http://localhost:80/api/board/game?player=${ann.info.id}`,
+        perfs: Object.fromEntries(perfs.map(perf => [perf, newPerf])),
       });
       t.assert.deepEqual(json(await as(SERVICE_TOKEN, '/api/account')), { player: null });
 

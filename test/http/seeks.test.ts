@@ -207,8 +207,9 @@ test('forms and JSON alike; a bad request is 400 naming its field and seeks noth
     [{ days: 4 }, 'days'],
     ['days=two', 'days'],
     [{ days: 3, color: 'green' }, 'color'],
-    [{ days: 3, rated: true }, 'rated'],
+    [{ days: 3, rated: 'maybe' }, 'rated'],
     ['days=3&rated=yes', 'rated'],
+    [{ days: 3, rated: true, ratingRange: '1500' }, 'ratingRange'],
     [{ days: 3, variant: 'chess960' }, 'variant'],
   ];
   for (const [payload, field] of cases) {

@@ -11,3 +11,6 @@ runChallengeStoreContract('MemoryGameStore', async () => new MemoryGameStore());
 runSeekStoreContract('MemoryGameStore', async () => new MemoryGameStore());
 runChatStoreContract('MemoryGameStore', async () => new MemoryGameStore());
 runHistoryStoreContract('MemoryGameStore', async () => new MemoryGameStore());
+import { runRatingStoreContract } from './ratingStore.contract.ts';
+
+runRatingStoreContract('MemoryGameStore', async () => new MemoryGameStore());

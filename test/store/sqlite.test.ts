@@ -11,6 +11,7 @@ import { runChallengeStoreContract } from './challengeStore.contract.ts';
 import { runSeekStoreContract } from './seekStore.contract.ts';
 import { runChatStoreContract } from './chatStore.contract.ts';
 import { runHistoryStoreContract } from './historyStore.contract.ts';
+import { runRatingStoreContract } from './ratingStore.contract.ts';
 import { makeRecord, runGameStoreContract, stateEvent, VARIED_RECORDS } from './gameStore.contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'chess-sqlite-store-'));
@@ -32,6 +33,8 @@ runSeekStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(ne
 runChatStoreContract('SqliteGameStore :memory:', async () => SqliteGameStore.open(':memory:'));
 runChatStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
 runHistoryStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
+runRatingStoreContract('SqliteGameStore :memory:', async () => SqliteGameStore.open(':memory:'));
+runRatingStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
 
 test('SQLite file: records survive closing and opening the file again', async (t: TestContext) => {
   const path = newFile();

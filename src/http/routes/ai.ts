@@ -10,7 +10,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AiGame, AiRequest } from '../../contract/ai.ts';
-import { clockOfChallenge, parseChallengeRequest } from '../../domain/challenge.ts';
+import { clockOfChallenge, parseComputerChallengeRequest } from '../../domain/challenge.ts';
 import { engineSeat } from '../../domain/engineSeat.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { fullIdOf, lichessStatusObject, speedOfControl } from '../../domain/lichess.ts';
@@ -53,7 +53,7 @@ export const aiRoutes: FastifyPluginAsync<AiRoutesOptions> = async (fastify, { g
       }
       const level = Number(body.level);
       if (!isEngineLevel(level)) throw new DomainError('INVALID_BODY', 'level must be an integer from 1 to 8', 'level');
-      const parsed = parseChallengeRequest(body);
+      const parsed = parseComputerChallengeRequest(body);
       if (!parsed.ok) throw parsed.error;
       const { timeControl, color, initialFen } = parsed.value;
       if (!(await engine.available())) {

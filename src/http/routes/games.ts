@@ -53,6 +53,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  */
 const GAME_ERRORS = [400, 401, 404, 429] as const;
 const CHANGE_ERRORS = [400, 401, 403, 404, 429] as const;
+/** Undo and redo are refused in a rated game (409, DECISIONS §21). */
+const REWIND_ERRORS = [...CHANGE_ERRORS, 409] as const;
 const CREATE_ERRORS = [400, 401, 403, 429] as const;
 
 /** A creation's schema: its body, and the game made, as its GameFull (201). */
@@ -188,7 +190,7 @@ export const gameRoutes: FastifyPluginAsync<GameRoutesOptions> = async (
           summary,
           inputs,
           { 200: ref(answersState ? GameState : OkResponse) },
-          CHANGE_ERRORS,
+          answersState ? REWIND_ERRORS : CHANGE_ERRORS,
         ),
       },
       async (request, reply) => {

@@ -7,6 +7,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DomainError } from '../../domain/errors.ts';
+import type { RatingService } from '../../service/ratings.ts';
 import type { PlayerTokens } from '../../service/tokens.ts';
 import type { StoredToken } from '../../store/tokens.ts';
 import { Account, IssuedToken, TokenList, TokenRequest, ref, type TokenInfo } from '../../contract/shapes.ts';
@@ -17,6 +18,7 @@ export interface TokenRoutesOptions {
   publicUrl?: string | undefined; // the base of lichess's account `url`; none: the request's own origin
   tokens: PlayerTokens;
   serviceTokens: boolean; // whether any service token is configured
+  ratings?: RatingService | undefined; // a player's perfs in their account (DECISIONS §21)
 }
 
 const TokenIdParams = Type.Object({ id: Type.String({ description: "the token's id" }) });
@@ -46,7 +48,7 @@ const infoOf = ({ id, player, createdAt }: StoredToken): TokenInfo => ({ id, pla
 
 export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
   fastify,
-  { tokens, serviceTokens, publicUrl },
+  { tokens, serviceTokens, publicUrl, ratings },
 ) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -126,7 +128,7 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
         { tag: 'tokens' },
       ),
     },
-    request => {
+    async request => {
       if (request.actor.kind !== 'player') return { player: null };
       // lichess's fields beside the seed's (DECISIONS §17), so that a lichess client knows who it is.
       const { player } = request.actor;
@@ -137,6 +139,7 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
         username: player.displayName,
         ...(request.actor.bot ? { title: 'BOT' as const } : {}),
         url: `${origin}/api/board/game?player=${encodeURIComponent(player.id)}`,
+        ...(ratings ? { perfs: await ratings.perfs(player.id) } : {}),
       };
     },
   );

@@ -4,7 +4,7 @@
  * change log in memory (recentChanges.ts).
  *
  * ```ts
- * const games = new MemoryGames();
+ * const games = new MemoryGames(new MemoryRatings());
  * await games.create(record); // false: the id is taken
  * ```
  */
@@ -15,6 +15,7 @@ import { eventJsonOf } from '../../domain/views.ts';
 import { engineGamesLimited, engineGamesOf } from '../engineGames.ts';
 import type { GamesPart, GameUpdate } from '../parts.ts';
 import { RecentChanges } from '../recentChanges.ts';
+import type { MemoryRatings } from './ratings.ts';
 import { NO_INDEX, type GameIndex, type StoredChange } from '../store.ts';
 
 export class MemoryGames implements GamesPart {
@@ -25,6 +26,9 @@ export class MemoryGames implements GamesPart {
   readonly entries = new Map<string, readonly HistoryEntry[]>();
   private seq = 0;
   private readonly log = new RecentChanges();
+
+  /** `ratings`: the perfs a rated end writes with its game. */
+  constructor(private readonly ratings: MemoryRatings) {}
 
   /** Whether a game of this id exists. */
   has(id: string): boolean {
@@ -57,10 +61,12 @@ export class MemoryGames implements GamesPart {
     return Promise.resolve(json === undefined ? undefined : (JSON.parse(json) as GameRecord));
   }
 
-  update({ record, expectedVersion, event, index }: GameUpdate): Promise<boolean> {
+  update({ record, expectedVersion, event, index, rated }: GameUpdate): Promise<boolean> {
     const json = this.records.get(record.id);
     if (json === undefined || (JSON.parse(json) as GameRecord).version !== expectedVersion)
       return Promise.resolve(false);
+    if (rated && !this.ratings.fits(rated)) return Promise.resolve(false);
+    if (rated) this.ratings.write(rated);
     this.records.set(record.id, JSON.stringify(record));
     this.indexed(record.id, index);
     if (event) this.log.append(record.id, record.version, eventJsonOf(event));

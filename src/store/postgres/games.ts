@@ -15,10 +15,11 @@ import { cappedEngineGameOf } from '../../domain/engineGames.ts';
 import type { GameRecord } from '../../domain/game.ts';
 import { engineGamesLimited } from '../engineGames.ts';
 import type { GamesPart, GameUpdate } from '../parts.ts';
-import { run } from '../postgresTransaction.ts';
+import { Rollback, run, transaction } from '../postgresTransaction.ts';
 import { CHANGE_LOG_RETENTION_MS, NO_INDEX, type GameIndex, type StateEvent, type StoredChange } from '../store.ts';
 import { createEngineGame } from './engine.ts';
 import { LINE_SQL, recordOfRow, type GameRow } from './moves.ts';
+import { writeRatedEnd } from './ratings.ts';
 import { PostgresWrites } from './writes.ts';
 
 /** Updates between two prunes of the change log. */
@@ -55,8 +56,20 @@ export class PostgresGames implements GamesPart {
     });
   }
 
-  update({ record, expectedVersion, event, index, stored }: GameUpdate): Promise<boolean> {
-    return this.writes.update(record, expectedVersion, event, index, stored).then(saved => {
+  update({ record, expectedVersion, event, index, stored, rated }: GameUpdate): Promise<boolean> {
+    // A rated end: its perfs and the game in one transaction of their own, both checked (ratings.ts).
+    const write = rated
+      ? run(() =>
+          transaction(this.pool, async client => {
+            const saved =
+              (await writeRatedEnd(client, rated)) &&
+              (await this.writes.updateOn(client, record, expectedVersion, event, index, stored));
+            if (!saved) throw new Rollback(false);
+            return true;
+          }),
+        )
+      : this.writes.update(record, expectedVersion, event, index, stored);
+    return write.then(saved => {
       if (saved && ++this.updates % PRUNE_EVERY === 0) void this.prune();
       return saved;
     });

@@ -143,6 +143,20 @@ export class PostgresWrites {
     return this.enqueue('update', record, expected, event, index, lineDelta(stored, record));
   }
 
+  /** The same update at once and alone, on `client` (in its transaction): whether it was saved. */
+  async updateOn(
+    client: pg.PoolClient,
+    record: GameRecord,
+    expected: number,
+    event: StateEvent | undefined,
+    index: GameIndex,
+    stored?: GameRecord,
+  ): Promise<boolean> {
+    const line = lineDelta(stored, record);
+    const write: Write = { kind: 'update', record, expected, event, index, line, resolve: noop, reject: noop };
+    return (await this.statement([write], client)).has(record.id);
+  }
+
   private enqueue(
     kind: Write['kind'],
     record: GameRecord,

@@ -23,6 +23,7 @@ import { RecentChanges } from '../recentChanges.ts';
 import { NO_INDEX, type GameIndex, type StoredChange } from '../store.ts';
 import type { SqliteConnection } from './connection.ts';
 import { countEngineGames } from './engine.ts';
+import { ratedEndFits, writeRatedEnd } from './ratings.ts';
 import { recordOfRow, storedDataOf, writeLine, type GameRow, type MoveStatements } from './moves.ts';
 
 type Insert = [string, number, string, string, string, number | null, string, string, number, number];
@@ -100,7 +101,7 @@ export class SqliteGames implements GamesPart {
     });
   }
 
-  update({ record, expectedVersion, event, index, stored }: GameUpdate): Promise<boolean> {
+  update({ record, expectedVersion, event, index, stored, rated }: GameUpdate): Promise<boolean> {
     const connection = this.connection;
     const data = storedDataOf(record);
     const json = event && eventJsonOf(event);
@@ -108,6 +109,8 @@ export class SqliteGames implements GamesPart {
     const now = new Date().toISOString();
     const write = () => {
       const { games, moves } = connection.statements;
+      // A rated end: both perfs are checked before anything is written, so that a refusal writes nothing.
+      if (rated && !ratedEndFits(connection, rated)) return false;
       const { changes } = games.update.run(
         record.version,
         now,
@@ -120,6 +123,7 @@ export class SqliteGames implements GamesPart {
       );
       if (changes !== 1) return false;
       writeLine(moves, record, stored);
+      if (rated) writeRatedEnd(connection, rated);
       return true;
     };
     // Logged once it commits, in commit order, before its caller hears of it.
