@@ -5,7 +5,9 @@ runGameStoreContract('MemoryGameStore', async () => new MemoryGameStore());
 import { runChallengeStoreContract } from './challengeStore.contract.ts';
 import { runSeekStoreContract } from './seekStore.contract.ts';
 import { runChatStoreContract } from './chatStore.contract.ts';
+import { runAccountStoreContract } from './accountStore.contract.ts';
 
 runChallengeStoreContract('MemoryGameStore', async () => new MemoryGameStore());
 runSeekStoreContract('MemoryGameStore', async () => new MemoryGameStore());
 runChatStoreContract('MemoryGameStore', async () => new MemoryGameStore());
+runAccountStoreContract('MemoryGameStore', async () => new MemoryGameStore());

@@ -8,6 +8,7 @@ import { createTestDatabase, postgresSkip, type TestDatabase } from '../helpers/
 import { runChallengeStoreContract } from './challengeStore.contract.ts';
 import { runSeekStoreContract } from './seekStore.contract.ts';
 import { runChatStoreContract } from './chatStore.contract.ts';
+import { runAccountStoreContract } from './accountStore.contract.ts';
 import { makeRecord, runGameStoreContract, stateEvent } from './gameStore.contract.ts';
 
 const skip = await postgresSkip();
@@ -25,6 +26,7 @@ describe('PostgreSQL store', { skip }, () => {
     sameData: async () => () => PostgresGameStore.open(db.url),
   });
   runChatStoreContract('PostgresGameStore', () => PostgresGameStore.open(db.url));
+  runAccountStoreContract('PostgresGameStore', () => PostgresGameStore.open(db.url));
 
   test('instances starting together migrate once; reopening keeps the data', async (t: TestContext) => {
     const empty = await createTestDatabase();

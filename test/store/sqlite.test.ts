@@ -10,6 +10,7 @@ import type { CheckpointDone } from '../../src/store/sqlite/checkpoints.ts';
 import { runChallengeStoreContract } from './challengeStore.contract.ts';
 import { runSeekStoreContract } from './seekStore.contract.ts';
 import { runChatStoreContract } from './chatStore.contract.ts';
+import { runAccountStoreContract } from './accountStore.contract.ts';
 import { makeRecord, runGameStoreContract, stateEvent, VARIED_RECORDS } from './gameStore.contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'chess-sqlite-store-'));
@@ -30,6 +31,7 @@ runSeekStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(ne
 });
 runChatStoreContract('SqliteGameStore :memory:', async () => SqliteGameStore.open(':memory:'));
 runChatStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
+runAccountStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
 
 test('SQLite file: records survive closing and opening the file again', async (t: TestContext) => {
   const path = newFile();

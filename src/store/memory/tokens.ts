@@ -13,6 +13,9 @@ export class MemoryTokens implements TokenStore {
   private readonly tokens = new Map<string, StoredToken & { revoked: boolean }>();
   private readonly bots = new Set<string>();
 
+  /** `liveSessions`: the hashes among these of sessions not ended (memory/accounts.ts). */
+  constructor(private readonly liveSessions: (hashes: readonly string[]) => string[] = () => []) {}
+
   insertToken(token: StoredToken): Promise<void> {
     this.tokens.set(token.id, { ...token, revoked: false });
     return Promise.resolve();
@@ -39,7 +42,19 @@ export class MemoryTokens implements TokenStore {
 
   validTokenHashes(hashes: readonly string[]): Promise<string[]> {
     const valid = new Set([...this.tokens.values()].filter(token => !token.revoked).map(token => token.hash));
+    for (const hash of this.liveSessions(hashes)) valid.add(hash);
     return Promise.resolve(hashes.filter(hash => valid.has(hash)));
+  }
+
+  touchToken(hash: string, at: number): Promise<void> {
+    for (const token of this.tokens.values()) if (token.hash === hash) token.lastUsedAt = at;
+    return Promise.resolve();
+  }
+
+  revokeTokensOf(playerId: string): Promise<string[]> {
+    const revoked = [...this.tokens.values()].filter(token => token.player.id === playerId && !token.revoked);
+    for (const token of revoked) token.revoked = true;
+    return Promise.resolve(revoked.map(token => token.hash));
   }
 
   tokensIssued(): Promise<boolean> {
@@ -66,4 +81,6 @@ export class MemoryTokens implements TokenStore {
   }
 }
 
-const publicToken = ({ id, hash, player, createdAt }: StoredToken): StoredToken => ({ id, hash, player, createdAt });
+/** A token as stored, without what is read with it (`bot`) or kept beside it (`revoked`). */
+const publicToken = ({ bot: _bot, revoked: _revoked, ...token }: StoredToken & { revoked?: boolean }): StoredToken =>
+  structuredClone(token);

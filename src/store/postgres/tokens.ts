@@ -11,7 +11,7 @@ import type pg from 'pg';
 import type { PlayerInfo } from '../../contract/shapes.ts';
 import { TOKEN_ISSUED, TOKENS_CHANNEL, tokenRevokedSql } from '../notifications.ts';
 import { run } from '../postgresTransaction.ts';
-import { BOT_SQL, KNOWN_PLAYER_SQL, TOKEN_COLUMNS, tokenOf } from '../tokens.ts';
+import { BOT_SQL, KNOWN_PLAYER_SQL, TOKEN_COLUMNS, TOKEN_SQL, tokenOf, tokenValues } from '../tokens.ts';
 import type { StoredToken, TokenRow, TokenStore } from '../tokens.ts';
 
 export class PostgresTokens implements TokenStore {
@@ -22,10 +22,28 @@ export class PostgresTokens implements TokenStore {
       await this.pool.query({
         name: 'chess-insert-token',
         text: `WITH inserted AS (
-  INSERT INTO player_tokens (id, hash, player_id, display_name, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id
+  ${TOKEN_SQL.insert} RETURNING id
 ) SELECT pg_notify('${TOKENS_CHANNEL}', '${TOKEN_ISSUED}') FROM inserted`,
-        values: [token.id, token.hash, token.player.id, token.player.displayName, token.createdAt],
+        values: tokenValues(token),
       });
+    });
+  }
+
+  touchToken(hash: string, at: number): Promise<void> {
+    return run(async () => {
+      await this.pool.query(TOKEN_SQL.touch, [hash, at]);
+    });
+  }
+
+  revokeTokensOf(playerId: string): Promise<string[]> {
+    return run(async () => {
+      const result = await this.pool.query<{ hash: string }>(
+        `WITH revoked AS (
+  UPDATE player_tokens SET revoked_at = now() WHERE player_id = $1 AND revoked_at IS NULL RETURNING hash
+) SELECT hash, pg_notify('${TOKENS_CHANNEL}', ${tokenRevokedSql('hash')}) FROM revoked`,
+        [playerId],
+      );
+      return result.rows.map(row => row.hash);
     });
   }
 
@@ -68,7 +86,9 @@ export class PostgresTokens implements TokenStore {
     return run(async () => {
       const result = await this.pool.query<{ hash: string }>({
         name: 'chess-valid-tokens',
-        text: 'SELECT hash FROM player_tokens WHERE hash = ANY($1::text[]) AND revoked_at IS NULL',
+        text:
+          'SELECT hash FROM player_tokens WHERE hash = ANY($1::text[]) AND revoked_at IS NULL ' +
+          'UNION SELECT hash FROM account_sessions WHERE hash = ANY($1::text[]) AND ended = 0',
         values: [hashes],
       });
       return result.rows.map(row => row.hash);
