@@ -15,7 +15,7 @@ let common: Set<string> | undefined;
 
 export function isCommonPassword(password: string): boolean {
   common ??= new Set(
-    (dictionary['passwords-common'] as string[]).slice(0, COMMON_PASSWORDS_COUNT).map(word => word.toLowerCase()),
+    (dictionary['passwords-common']).slice(0, COMMON_PASSWORDS_COUNT).map(word => word.toLowerCase()),
   );
   return common.has(password.toLowerCase());
 }
