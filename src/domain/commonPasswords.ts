@@ -14,8 +14,6 @@ export const COMMON_PASSWORDS_COUNT = 10_000;
 let common: Set<string> | undefined;
 
 export function isCommonPassword(password: string): boolean {
-  common ??= new Set(
-    (dictionary['passwords-common']).slice(0, COMMON_PASSWORDS_COUNT).map(word => word.toLowerCase()),
-  );
+  common ??= new Set(dictionary['passwords-common'].slice(0, COMMON_PASSWORDS_COUNT).map(word => word.toLowerCase()));
   return common.has(password.toLowerCase());
 }

@@ -31,7 +31,7 @@ export class MemoryGameStore extends StoreOfParts {
     this.parts = {
       games,
       listing: new MemoryListing(games),
-      tokens: new MemoryTokens(hashes => accounts.liveSessions(hashes)),
+      tokens: new MemoryTokens(accounts),
       accounts,
       challenges: new MemoryChallenges(gameExists),
       seeks: new MemorySeeks(gameExists),

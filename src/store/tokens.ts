@@ -43,11 +43,15 @@ export interface TokenStore {
    * for the credentials of every open stream.
    */
   validTokenHashes(hashes: readonly string[]): Promise<string[]>;
-  /** Whether any player token was ever issued (revoked ones included): authentication is on from then on. */
+  /**
+   * Whether any player token was ever issued (revoked ones included) or any account made: authentication is on from
+   * then on.
+   */
   tokensIssued(): Promise<boolean>;
   /**
-   * The player a token was ever issued for (revoked ones included), as its latest token names it: a player is known
-   * to the service from its first token on (DECISIONS §16). Undefined for a player never given one.
+   * The player of an account, or one a token was ever issued for (revoked ones included), as its account or latest
+   * token names it: a player is known to the service from its account or first token on (DECISIONS §16, §20).
+   * Undefined for a player never given one.
    */
   knownPlayer(playerId: string): Promise<PlayerInfo | undefined>;
   /** Notes that a token was used at `at` (ms since the epoch). */
@@ -62,7 +66,14 @@ export interface TokenStore {
 
 /** The SQL of knownPlayer, with `$1` for the player's id (SQLite takes it as `?1`). */
 export const KNOWN_PLAYER_SQL =
-  'SELECT player_id, display_name FROM player_tokens WHERE player_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1';
+  'SELECT player_id, display_name FROM (' +
+  "SELECT id AS player_id, display_name, 1 AS pri, '' AS created_at, '' AS id FROM accounts WHERE id = $1 " +
+  'UNION ALL SELECT player_id, display_name, 2, created_at, id FROM player_tokens WHERE player_id = $1' +
+  ') known ORDER BY pri, created_at DESC, id DESC LIMIT 1';
+
+/** The SQL of tokensIssued: a player token or an account turns authentication on (DECISIONS §13, §20). */
+export const ISSUED_SQL =
+  'SELECT 1 AS one WHERE EXISTS (SELECT 1 FROM player_tokens) OR EXISTS (SELECT 1 FROM accounts)';
 
 /** A token as the adapters' SQL selects it (TOKEN_COLUMNS). */
 export interface TokenRow {

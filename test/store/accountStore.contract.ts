@@ -44,6 +44,8 @@ export function runAccountStoreContract(
       t.assert.equal(await store.insertAccount({ ...account(id), displayName: 'Other' }), false);
       t.assert.deepEqual(await store.account(id), { ...account(id), closedAt: null });
       t.assert.equal(await store.account(`nobody${fresh()}`), undefined);
+      t.assert.equal(await store.tokensIssued(), true, 'an account turns authentication on');
+      t.assert.deepEqual(await store.knownPlayer(id), { id, displayName: id.toUpperCase() }, 'an account is a player');
       t.assert.equal(await store.setPasswordHash(id, 'scrypt$new'), true);
       t.assert.equal((await store.account(id))!.passwordHash, 'scrypt$new');
       t.assert.deepEqual(await store.closeAccount(id, NOW + 5), []);

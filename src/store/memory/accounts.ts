@@ -77,6 +77,11 @@ export class MemoryAccounts implements AccountStore {
     return Promise.resolve(ended);
   }
 
+  /** Whether any account was made. */
+  any(): boolean {
+    return this.accounts.size > 0;
+  }
+
   /** The hashes among these of sessions not ended: what MemoryTokens' validTokenHashes adds. */
   liveSessions(hashes: readonly string[]): string[] {
     return hashes.filter(hash => this.sessions.get(hash)?.ended === false);

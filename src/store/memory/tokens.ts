@@ -8,13 +8,14 @@
  */
 import type { PlayerInfo } from '../../contract/shapes.ts';
 import type { StoredToken, TokenStore } from '../tokens.ts';
+import { MemoryAccounts } from './accounts.ts';
 
 export class MemoryTokens implements TokenStore {
   private readonly tokens = new Map<string, StoredToken & { revoked: boolean }>();
   private readonly bots = new Set<string>();
 
-  /** `liveSessions`: the hashes among these of sessions not ended (memory/accounts.ts). */
-  constructor(private readonly liveSessions: (hashes: readonly string[]) => string[] = () => []) {}
+  /** `accounts`: the store's accounts, which are players and credentials too (DECISIONS §20). */
+  constructor(private readonly accounts: MemoryAccounts = new MemoryAccounts()) {}
 
   insertToken(token: StoredToken): Promise<void> {
     this.tokens.set(token.id, { ...token, revoked: false });
@@ -42,7 +43,7 @@ export class MemoryTokens implements TokenStore {
 
   validTokenHashes(hashes: readonly string[]): Promise<string[]> {
     const valid = new Set([...this.tokens.values()].filter(token => !token.revoked).map(token => token.hash));
-    for (const hash of this.liveSessions(hashes)) valid.add(hash);
+    for (const hash of this.accounts.liveSessions(hashes)) valid.add(hash);
     return Promise.resolve(hashes.filter(hash => valid.has(hash)));
   }
 
@@ -58,12 +59,14 @@ export class MemoryTokens implements TokenStore {
   }
 
   tokensIssued(): Promise<boolean> {
-    return Promise.resolve(this.tokens.size > 0);
+    return Promise.resolve(this.tokens.size > 0 || this.accounts.any());
   }
 
-  knownPlayer(playerId: string): Promise<PlayerInfo | undefined> {
+  async knownPlayer(playerId: string): Promise<PlayerInfo | undefined> {
+    const account = await this.accounts.account(playerId);
+    if (account) return { id: account.id, displayName: account.displayName };
     const latest = [...this.tokens.values()].filter(token => token.player.id === playerId).at(-1);
-    return Promise.resolve(latest && { ...latest.player });
+    return latest && { ...latest.player };
   }
 
   makeBot(playerId: string, _since: string): Promise<boolean> {

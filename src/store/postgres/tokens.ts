@@ -11,7 +11,7 @@ import type pg from 'pg';
 import type { PlayerInfo } from '../../contract/shapes.ts';
 import { TOKEN_ISSUED, TOKENS_CHANNEL, tokenRevokedSql } from '../notifications.ts';
 import { run } from '../postgresTransaction.ts';
-import { BOT_SQL, KNOWN_PLAYER_SQL, TOKEN_COLUMNS, TOKEN_SQL, tokenOf, tokenValues } from '../tokens.ts';
+import { BOT_SQL, ISSUED_SQL, KNOWN_PLAYER_SQL, TOKEN_COLUMNS, TOKEN_SQL, tokenOf, tokenValues } from '../tokens.ts';
 import type { StoredToken, TokenRow, TokenStore } from '../tokens.ts';
 
 export class PostgresTokens implements TokenStore {
@@ -96,7 +96,7 @@ export class PostgresTokens implements TokenStore {
   }
 
   tokensIssued(): Promise<boolean> {
-    return run(async () => (await this.pool.query('SELECT 1 FROM player_tokens LIMIT 1')).rowCount === 1);
+    return run(async () => (await this.pool.query(ISSUED_SQL)).rowCount === 1);
   }
 
   knownPlayer(playerId: string): Promise<PlayerInfo | undefined> {

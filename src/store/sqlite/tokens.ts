@@ -10,6 +10,7 @@ import type Database from 'better-sqlite3';
 import type { PlayerInfo } from '../../contract/shapes.ts';
 import {
   BOT_SQL,
+  ISSUED_SQL,
   KNOWN_PLAYER_SQL,
   TOKEN_COLUMNS,
   TOKEN_SQL,
@@ -47,7 +48,7 @@ export function prepareTokenStatements(db: Database.Database) {
       'SELECT hash FROM player_tokens WHERE hash IN (SELECT value FROM json_each(?)) AND revoked_at IS NULL ' +
         'UNION SELECT hash FROM account_sessions WHERE hash IN (SELECT value FROM json_each(?)) AND ended = 0',
     ),
-    any: db.prepare<[], { one: number }>('SELECT 1 AS one FROM player_tokens LIMIT 1'),
+    any: db.prepare<[], { one: number }>(ISSUED_SQL),
   };
 }
 
