@@ -91,11 +91,12 @@ export class PlayerTokens {
 
   /**
    * Issues a token for `player`; `bot`: the player becomes a bot first, for good (DECISIONS §17). `terms`: a
-   * personal or OAuth token's scopes, description, client and expiry (none: the operator's, with every scope).
+   * personal or OAuth token's scopes, description, client and expiry (none: the operator's, with every scope);
+   * `tokenSecret`: the secret to give, made by the caller in its own form.
    */
   async issue(
     player: PlayerInfo,
-    { bot = false, ...terms }: { bot?: boolean } & TokenTerms = {},
+    { bot = false, tokenSecret, ...terms }: { bot?: boolean; tokenSecret?: string } & TokenTerms = {},
   ): Promise<IssuedToken> {
     if (isEngineLookalike(player.id)) {
       throw new DomainError(
@@ -105,7 +106,7 @@ export class PlayerTokens {
       );
     }
     if (bot) await this.store.makeBot(player.id, new Date(this.now()).toISOString());
-    const secret = this.newSecret();
+    const secret = tokenSecret ?? this.newSecret();
     const token: StoredToken = {
       id: this.newId(),
       hash: tokenHash(secret),
