@@ -2,7 +2,7 @@
  * OAuth 2 with PKCE, as lichess does it (DECISIONS §20; RFC 6749 4.1, RFC 7636), pure: the judgement of an
  * authorization request and of a token request, and the S256 check of a verifier.
  *
- * An authorization request whose `client_id` or `redirect_uri` is missing, repeated or unusable is never redirected
+ * The S256 check itself (a digest) is the service's (service/oauth.ts). An authorization request whose `client_id` or `redirect_uri` is missing, repeated or unusable is never redirected
  * to: the page shows why (RFC 6749 4.1.2.1). Any other fault goes back to the app at its `redirect_uri` with `error`
  * (and `state`): `unsupported_response_type`, `invalid_scope`, else `invalid_request`, `plain` included (only S256,
  * RFC 7636 4.4.1).
@@ -13,7 +13,6 @@
  * // { kind: 'consent', request: { clientId, redirectUri, challenge, scopes: ['board:play'], state: 'xyz' } }
  * ```
  */
-import { createHash } from 'node:crypto';
 import { isScope, type Scope } from './accounts.ts';
 
 export interface AuthorizationRequest {
@@ -114,12 +113,9 @@ export function judgeAuthorization(query: Query): AuthorizationJudgement {
   const scopes = [...new Set(names)] as Scope[];
   return {
     kind: 'consent',
-    request: { clientId, redirectUri, challenge: challenge as string, scopes, state },
+    request: { clientId, redirectUri, challenge: challenge, scopes, state },
   };
 }
-
-/** The S256 challenge of a verifier (RFC 7636 4.2). */
-export const s256 = (verifier: string): string => createHash('sha256').update(verifier, 'ascii').digest('base64url');
 
 /** Whether a verifier is well formed (RFC 7636 4.1). */
 export const wellFormedVerifier = (verifier: string): boolean => VERIFIER.test(verifier);

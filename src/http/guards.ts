@@ -23,7 +23,10 @@ import cors from '@fastify/cors';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { DomainError } from '../domain/errors.ts';
 import { playerActor, SERVICE, type Actor } from '../domain/seats.ts';
-import type { PlayerTokens } from '../service/tokens.ts';
+import { scopesOf, type PlayerTokens } from '../service/tokens.ts';
+import type { Accounts } from '../service/accounts.ts';
+import { missingScope } from './scopes.ts';
+import { isSameOrigin, SESSION_COOKIE } from './origin.ts';
 import type { StoredToken } from '../store/tokens.ts';
 import { BearerTokens } from './auth.ts';
 
@@ -37,6 +40,8 @@ export interface GuardOptions {
   playerTokens?: PlayerTokens | undefined; // player tokens, issued by the service (DECISIONS §13)
   rateLimit?: RateLimitSettings | undefined; // absent = no limit
   corsOrigins?: readonly string[] | undefined; // none = no CORS headers
+  accounts?: Accounts | undefined; // accounts (DECISIONS §20): a session cookie from the service's own pages acts
+  publicUrl?: string | undefined; // the service's origin, for the session's same-origin check
 }
 
 declare module 'fastify' {
@@ -47,8 +52,13 @@ declare module 'fastify' {
     actor: Actor;
     /** Whether the request carries a valid service token (the token endpoints need one). */
     serviceToken: boolean;
-    /** The hash of the valid player token the request carries, if any: the streams it opens end when it is revoked. */
+    /**
+     * The hash of the valid player token (or session) the request carries, if any: the streams it opens end when it
+     * is revoked (or the session ends).
+     */
     playerTokenHash: string | undefined;
+    /** The scopes of the player token the request carries; undefined: every scope (service tokens, sessions). */
+    tokenScopes: string[] | undefined;
   }
 }
 
@@ -135,6 +145,7 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
   app.decorateRequest('actor', null as never); // set for every API request by the hook below
   app.decorateRequest('serviceToken', false);
   app.decorateRequest('playerTokenHash', undefined);
+  app.decorateRequest('tokenScopes', undefined);
   let limiter: ReturnType<FastifyInstance['createRateLimit']> | undefined;
   if (limit) {
     await app.register(rateLimit, {
@@ -146,7 +157,7 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
     });
     limiter = app.createRateLimit();
   }
-  const { playerTokens } = options;
+  const { playerTokens, accounts, publicUrl } = options;
 
   // Callback style, so that a request that waits for nothing (no rate limit, no player token to look up) costs no
   // promise. In order: who the client is (a service token, a player token, else its address), the rate limit
@@ -164,10 +175,14 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
       if (player) {
         request.actor = playerActor(player.player, player.bot === true);
         request.playerTokenHash = player.hash;
+        // A session (no scopes of its own) has every scope, as its person does.
+        request.tokenScopes = player.id === SESSION_ID ? undefined : scopesOf(player);
       }
       request.clientKey = serviceKey ?? (player ? `token:${player.hash.slice(0, 24)}` : addressKey);
       const refused =
-        authOn && !serviceKey && !player && !needsNoToken(request) ? unauthorized(header) : botRule(request);
+        authOn && !serviceKey && !player && !needsNoToken(request)
+          ? unauthorized(header)
+          : (scopeRule(request) ?? botRule(request));
       if (!limiter) return done(refused);
       limiter(request).then(
         state => done(limitError(state, reply) ?? refused),
@@ -175,13 +190,40 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
       );
     };
     const presented = serviceKey === undefined ? BearerTokens.tokenOf(header) : undefined;
-    const player = presented !== undefined && playerTokens ? playerTokens.identify(presented) : undefined;
+    // A session cookie acts only where no Authorization is given, and only from the service's own pages.
+    const sessionId = header === undefined && accounts ? request.cookies[SESSION_COOKIE] : undefined;
+    const player =
+      presented !== undefined && playerTokens
+        ? playerTokens.identify(presented)
+        : sessionId !== undefined && isSameOrigin(request, publicUrl)
+          ? sessionToken(accounts!, sessionId)
+          : undefined;
     const authOn = tokens.enabled || (playerTokens ? playerTokens.issuedAny() : false);
     if (!(player instanceof Promise) && !(authOn instanceof Promise)) return judge(player, authOn);
     Promise.all([player, authOn])
       .then(([found, on]) => judge(found, on))
       .catch((error: Error) => done(error));
   });
+}
+
+/** The id a session is known by where a token would be: it is no token (no scopes of its own). */
+const SESSION_ID = 'session';
+
+/** A session as the guard takes a token: its account's player, its hash (its streams end with it). */
+async function sessionToken(accounts: Accounts, sessionId: string): Promise<StoredToken | undefined> {
+  const session = await accounts.session(sessionId);
+  if (!session) return undefined;
+  const { account, hash } = session;
+  return { id: SESSION_ID, hash, player: { id: account.id, displayName: account.displayName }, createdAt: '' };
+}
+
+/** 403 MISSING_SCOPE when the token lacks the scope the operation needs (DECISIONS §20). */
+function scopeRule(request: FastifyRequest): DomainError | undefined {
+  const route = request.routeOptions.url;
+  const missing = route === undefined ? undefined : missingScope(request.method, route, request.tokenScopes);
+  return missing === undefined
+    ? undefined
+    : new DomainError('MISSING_SCOPE', `this token lacks the scope ${missing}, which this operation needs`, missing);
 }
 
 /** The 401 of a request without a valid token, when authentication is on. */

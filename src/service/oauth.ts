@@ -10,18 +10,21 @@
  * const token = await oauth.exchange({ code, verifier, redirectUri, clientId }); // { access_token, expires_in, ... }
  * ```
  */
+import { createHash } from 'node:crypto';
 import type { PlayerInfo } from '../contract/shapes.ts';
 import {
   CODE_TTL_MS,
   OAUTH_TOKEN_TTL_S,
   OAuthError,
-  s256,
   type AuthorizationRequest,
   type TokenRequest,
 } from '../domain/oauth.ts';
 import type { AccountStore } from '../store/accounts.ts';
 import { newAccountSecret } from './ids.ts';
 import { tokenHash, type PlayerTokens } from './tokens.ts';
+
+/** The S256 challenge of a verifier (RFC 7636 4.2). */
+export const s256 = (verifier: string): string => createHash('sha256').update(verifier, 'ascii').digest('base64url');
 
 export interface OAuthDeps {
   store: Pick<AccountStore, 'insertCode' | 'useCode' | 'setCodeToken' | 'account'>;

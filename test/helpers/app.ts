@@ -27,6 +27,10 @@ import { EngineMoves } from '../../src/service/engineMoves.ts';
 import type { EngineTurnStore } from '../../src/store/engineTurns.ts';
 import { ChatService } from '../../src/service/chat.ts';
 import type { ChatStore } from '../../src/store/chat.ts';
+import type { AccountStore } from '../../src/store/accounts.ts';
+import { Accounts } from '../../src/service/accounts.ts';
+import { OAuth } from '../../src/service/oauth.ts';
+import { PasswordHasher } from '../../src/service/passwords.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -39,6 +43,7 @@ export interface TestApp {
   presence: GamePresence | undefined; // when the store keeps presence
   engineMoves: EngineMoves | undefined; // with an engine
   chat: ChatService | undefined; // when the store keeps chat lines
+  accounts: { accounts: Accounts; oauth: OAuth } | undefined; // with options.accounts
 }
 
 /** The token store of a test's store: the store itself when it keeps tokens, else one in memory. */
@@ -67,7 +72,12 @@ export interface TestAppOptions {
   now?: () => number;
   /** The computer opponent's engine (DECISIONS §18): with it, POST /api/challenge/ai and the engine's turns. */
   engine?: EnginePool;
+  /** Accounts and OAuth (DECISIONS §20), with fast password hashes; `signup` as SIGNUP says. */
+  accounts?: { signup?: 'open' | 'closed' } | boolean;
 }
+
+/** Password hashes fast enough for tests (the service's own parameters cost ~60 ms a hash). */
+export const TEST_SCRYPT = { N: 1024, r: 8, p: 1 };
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const store = options.store ?? SqliteGameStore.open(':memory:');
@@ -114,7 +124,23 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   }
   const chatStore = 'appendChat' in store ? (store as GameStore & ChatStore) : undefined;
   const chat = chatStore && new ChatService({ store: chatStore, games, sharedStore: options.sharedStore ?? false });
+  const accountStore = 'insertAccount' in store ? (store as GameStore & AccountStore & TokenStore) : undefined;
+  const accountSettings = options.accounts === true ? {} : options.accounts || undefined;
+  const accounts =
+    accountSettings && accountStore
+      ? {
+          accounts: new Accounts({
+            store: accountStore,
+            tokens: playerTokens,
+            passwords: new PasswordHasher(TEST_SCRYPT),
+            now: options.now ?? Date.now,
+            signup: accountSettings.signup ?? 'open',
+          }),
+          oauth: new OAuth({ store: accountStore, tokens: playerTokens, now: options.now ?? Date.now }),
+        }
+      : undefined;
   const app = await buildApp({
+    ...(accounts ? { accounts } : {}),
     games,
     challenges,
     seeks,
@@ -138,7 +164,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     presence?.close();
     engineMoves?.close();
   });
-  return { app, store, games, playerTokens, players, challenges, seeks, chat, presence, engineMoves };
+  return { app, store, games, playerTokens, players, challenges, seeks, chat, presence, engineMoves, accounts };
 }
 
 /**
