@@ -124,6 +124,22 @@ export const accountPages: FastifyPluginAsync<AccountPagesOptions> = async (app,
     }
   });
 
+  // The board page (a static file, without a CSRF token) links here to sign out: a page with the button.
+  app.get('/logout', hide, async (request, reply) => {
+    const session = await pages.session(request);
+    if (!session) return reply.code(303).redirect('/');
+    return pages.send(reply, {
+      title: 'Sign out',
+      session,
+      body: csrf =>
+        form(
+          '/logout',
+          csrf,
+          html`<button type="submit" class="primary" data-testid="confirm-sign-out">Sign out</button>`,
+        ),
+    });
+  });
+
   app.post('/logout', guarded, async (request, reply) => {
     await accounts.signOut(request.cookies.session);
     pages.clearSession(reply);
