@@ -23,7 +23,7 @@ import cors from '@fastify/cors';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { DomainError } from '../domain/errors.ts';
 import { playerActor, SERVICE, type Actor } from '../domain/seats.ts';
-import { scopesOf, type PlayerTokens } from '../service/tokens.ts';
+import type { PlayerTokens } from '../service/tokens.ts';
 import type { Accounts } from '../service/accounts.ts';
 import { missingScope } from './scopes.ts';
 import { isSameOrigin, SESSION_COOKIE } from './origin.ts';
@@ -175,8 +175,8 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
       if (player) {
         request.actor = playerActor(player.player, player.bot === true);
         request.playerTokenHash = player.hash;
-        // A session (no scopes of its own) has every scope, as its person does.
-        request.tokenScopes = player.id === SESSION_ID ? undefined : scopesOf(player);
+        // The operator's tokens and sessions (no scopes of their own) have every scope.
+        request.tokenScopes = player.scopes;
       }
       request.clientKey = serviceKey ?? (player ? `token:${player.hash.slice(0, 24)}` : addressKey);
       const refused =

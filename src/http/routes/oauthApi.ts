@@ -65,7 +65,8 @@ export const oauthApiRoutes: FastifyPluginAsync<OAuthApiOptions> = async (app, {
         summary: 'Revoke the token this request is made with',
         description: 'Ends the token at once on every instance, with the streams opened with it.',
         tags: ['oauth'],
-        response: { 204: { type: 'null', description: 'revoked' } },
+        security: [{ bearerAuth: [] }],
+        response: { 204: { type: 'null', description: 'revoked' }, ...errorResponses(401) },
       },
     },
     async (request, reply) => {
