@@ -11,13 +11,13 @@
  * ```
  */
 import { createInterface } from 'node:readline';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
+import { runCommand } from './commandLine.ts';
 import { DomainError } from './domain/errors.ts';
 import { Accounts } from './service/accounts.ts';
 import { PasswordHasher } from './service/passwords.ts';
 import { PlayerTokens } from './service/tokens.ts';
-import { openStore, StoreOpenError } from './store/open.ts';
-import { unsupportedNode } from './runtime.ts';
+import { openStore } from './store/open.ts';
 
 const USAGE = `usage: npm run account -- create ID "Name"   (the password: one line on standard input)
        npm run account -- reset-password ID  (the password: one line on standard input)
@@ -63,24 +63,5 @@ async function main(args: readonly string[]): Promise<void> {
   }
 }
 
-if (process.argv[1] === import.meta.filename) {
-  const unsupported = unsupportedNode(process.versions.node);
-  if (unsupported) {
-    process.stderr.write(`${unsupported}\n`);
-    process.exit(2);
-  }
-  try {
-    await main(process.argv.slice(2));
-  } catch (error) {
-    if (
-      error instanceof UsageError ||
-      error instanceof ConfigError ||
-      error instanceof StoreOpenError ||
-      error instanceof DomainError
-    ) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
-}
+if (process.argv[1] === import.meta.filename)
+  await runCommand(main, error => error instanceof UsageError || error instanceof DomainError);

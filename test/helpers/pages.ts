@@ -77,3 +77,11 @@ export class Browser {
     });
   }
 }
+
+/** The hidden fields of a page's form but its CSRF token (the consent page's request, to send back). */
+export const hiddenFields = (body: string): Record<string, string> =>
+  Object.fromEntries(
+    [...body.matchAll(/<input type="hidden" name="([a-z_]+)" value="([^"]*)"/g)]
+      .filter(([, name]) => name !== '_csrf')
+      .map(([, name, value]) => [name!, value!.replaceAll('&amp;', '&')]),
+  );

@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { test, type TestContext } from 'node:test';
 import { makeTestApp } from '../helpers/app.ts';
-import { Browser } from '../helpers/pages.ts';
+import { Browser, hiddenFields } from '../helpers/pages.ts';
 
 test('no password, hash, session id, token or code in logs or error bodies', async (t: TestContext) => {
   const lines: string[] = [];
@@ -48,11 +48,7 @@ test('no password, hash, session id, token or code in logs or error bodies', asy
     state: 's',
   });
   const consent = await browser.get(`/oauth?${query}`);
-  const fields = Object.fromEntries(
-    [...consent.body.matchAll(/<input type="hidden" name="([a-z_]+)" value="([^"]*)"/g)]
-      .filter(([, name]) => name !== '_csrf')
-      .map(([, name, value]) => [name!, value!.replaceAll('&amp;', '&')]),
-  );
+  const fields = hiddenFields(consent.body);
   const allowed = await browser.submit('/oauth', { ...fields, decision: 'allow' });
   const code = new URL(String(allowed.headers.location)).searchParams.get('code')!;
   const exchange = (extra: Record<string, string>) =>

@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { after, before, test, type TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { json, makeTestApp, type TestApp } from '../helpers/app.ts';
-import { Browser } from '../helpers/pages.ts';
+import { Browser, hiddenFields } from '../helpers/pages.ts';
 
 let made: TestApp;
 let app: FastifyInstance;
@@ -50,11 +50,7 @@ async function consent(t: TestContext, challenge: string, decision = 'allow') {
   t.assert.match(page.body, /http:\/\/127\.0\.0\.1:9999/);
   t.assert.match(String(page.headers['content-security-policy']), /form-action 'self' http:\/\/127\.0\.0\.1:9999;/);
   t.assert.match(page.body, /<code>board:play<\/code>/);
-  const fields = Object.fromEntries(
-    [...page.body.matchAll(/<input type="hidden" name="([a-z_]+)" value="([^"]*)"/g)]
-      .filter(([, name]) => name !== '_csrf')
-      .map(([, name, value]) => [name!, value!.replaceAll('&amp;', '&')]),
-  );
+  const fields = hiddenFields(page.body);
   const answer = await browser.submit('/oauth', { ...fields, decision });
   t.assert.equal(answer.statusCode, 302);
   const location = new URL(String(answer.headers.location));

@@ -16,6 +16,7 @@ import { SignInLimited } from '../../service/accounts.ts';
 import { newAccountSecret } from '../../service/ids.ts';
 import type { OAuth } from '../../service/oauth.ts';
 import type { PlayerTokens } from '../../service/tokens.ts';
+import type { StoredToken } from '../../store/tokens.ts';
 import { errorLine, field, form, html, type Html } from '../pages/html.ts';
 import { registerPageContext, type Pages } from '../pages/context.ts';
 import { oauthPages } from './oauthPages.ts';
@@ -164,6 +165,33 @@ export const accountPages: FastifyPluginAsync<AccountPagesOptions> = async (app,
         <input type="hidden" name="_csrf" value="${csrf}" /><input type="hidden" name="id" value="${id}" />
         <button type="submit" data-testid="revoke-${id}">Revoke</button>
       </form>`;
+    /** A list of tokens: what names each (a description, an app), its scopes, its times and its Revoke button. */
+    const table = (
+      testId: string,
+      heading: string,
+      listed: StoredToken[],
+      name: (token: StoredToken) => string,
+      csrf: string,
+    ) =>
+      html`<table class="tokens" data-testid="${testId}">
+        <tr>
+          <th>${heading}</th>
+          <th>Scopes</th>
+          <th>Created</th>
+          <th>Last used</th>
+          <th></th>
+        </tr>
+        ${listed.map(
+          token =>
+            html`<tr>
+              <td>${name(token)}</td>
+              <td>${(token.scopes ?? []).join(', ')}</td>
+              <td>${date(token.createdAt)}</td>
+              <td>${date(token.lastUsedAt)}</td>
+              <td>${revoke(csrf, token.id)}</td>
+            </tr>`,
+        )}
+      </table>`;
     return pages.send(
       reply,
       {
@@ -173,25 +201,7 @@ export const accountPages: FastifyPluginAsync<AccountPagesOptions> = async (app,
           html`${notice ?? ''}
             <p>Player id <code data-testid="account-id">${session.account.id}</code>. <a href="/">Play</a></p>
             <h2>Personal API tokens</h2>
-            <table class="tokens" data-testid="tokens">
-              <tr>
-                <th>Description</th>
-                <th>Scopes</th>
-                <th>Created</th>
-                <th>Last used</th>
-                <th></th>
-              </tr>
-              ${personal.map(
-                token =>
-                  html`<tr>
-                    <td>${token.description ?? ''}</td>
-                    <td>${(token.scopes ?? []).join(', ')}</td>
-                    <td>${date(token.createdAt)}</td>
-                    <td>${date(token.lastUsedAt)}</td>
-                    <td>${revoke(csrf, token.id)}</td>
-                  </tr>`,
-              )}
-            </table>
+            ${table('tokens', 'Description', personal, token => token.description ?? '', csrf)}
             ${form(
               '/account/tokens',
               csrf,
@@ -209,25 +219,7 @@ export const accountPages: FastifyPluginAsync<AccountPagesOptions> = async (app,
               'token-form',
             )}
             <h2>Apps holding tokens</h2>
-            <table class="tokens" data-testid="apps">
-              <tr>
-                <th>App</th>
-                <th>Scopes</th>
-                <th>Created</th>
-                <th>Last used</th>
-                <th></th>
-              </tr>
-              ${apps.map(
-                token =>
-                  html`<tr>
-                    <td>${token.clientId ?? ''}</td>
-                    <td>${(token.scopes ?? []).join(', ')}</td>
-                    <td>${date(token.createdAt)}</td>
-                    <td>${date(token.lastUsedAt)}</td>
-                    <td>${revoke(csrf, token.id)}</td>
-                  </tr>`,
-              )}
-            </table>
+            ${table('apps', 'App', apps, token => token.clientId ?? '', csrf)}
             <h2>Password</h2>
             ${form(
               '/account/password',

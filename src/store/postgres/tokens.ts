@@ -14,6 +14,11 @@ import { run } from '../postgresTransaction.ts';
 import { BOT_SQL, ISSUED_SQL, KNOWN_PLAYER_SQL, TOKEN_COLUMNS, TOKEN_SQL, tokenOf, tokenValues } from '../tokens.ts';
 import type { StoredToken, TokenRow, TokenStore } from '../tokens.ts';
 
+/** Revokes the tokens whose `column` is $1, announcing each (TOKENS_CHANNEL); selects their hashes. */
+const revokeSql = (column: 'id' | 'player_id') => `WITH revoked AS (
+  UPDATE player_tokens SET revoked_at = now() WHERE ${column} = $1 AND revoked_at IS NULL RETURNING hash
+) SELECT hash, pg_notify('${TOKENS_CHANNEL}', ${tokenRevokedSql('hash')}) FROM revoked`;
+
 export class PostgresTokens implements TokenStore {
   constructor(private readonly pool: pg.Pool) {}
 
@@ -37,12 +42,7 @@ export class PostgresTokens implements TokenStore {
 
   revokeTokensOf(playerId: string): Promise<string[]> {
     return run(async () => {
-      const result = await this.pool.query<{ hash: string }>(
-        `WITH revoked AS (
-  UPDATE player_tokens SET revoked_at = now() WHERE player_id = $1 AND revoked_at IS NULL RETURNING hash
-) SELECT hash, pg_notify('${TOKENS_CHANNEL}', ${tokenRevokedSql('hash')}) FROM revoked`,
-        [playerId],
-      );
+      const result = await this.pool.query<{ hash: string }>(revokeSql('player_id'), [playerId]);
       return result.rows.map(row => row.hash);
     });
   }
@@ -72,12 +72,7 @@ export class PostgresTokens implements TokenStore {
 
   revokeToken(id: string): Promise<string | undefined> {
     return run(async () => {
-      const result = await this.pool.query<{ hash: string }>(
-        `WITH revoked AS (
-  UPDATE player_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING hash
-) SELECT hash, pg_notify('${TOKENS_CHANNEL}', ${tokenRevokedSql('hash')}) FROM revoked`,
-        [id],
-      );
+      const result = await this.pool.query<{ hash: string }>(revokeSql('id'), [id]);
       return result.rows[0]?.hash;
     });
   }
