@@ -85,3 +85,12 @@ export const hiddenFields = (body: string): Record<string, string> =>
       .filter(([, name]) => name !== '_csrf')
       .map(([, name, value]) => [name!, value!.replaceAll('&amp;', '&')]),
   );
+
+/** `POST /api/token` with these form fields (an authorization code's exchange), `grant_type` filled in. */
+export const exchangeCode = (app: FastifyInstance, fields: Record<string, string>): Promise<LightMyRequestResponse> =>
+  app.inject({
+    method: 'POST',
+    url: '/api/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ grant_type: 'authorization_code', ...fields }).toString(),
+  });

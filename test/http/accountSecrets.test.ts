@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { test, type TestContext } from 'node:test';
 import { makeTestApp } from '../helpers/app.ts';
-import { Browser, hiddenFields } from '../helpers/pages.ts';
+import { Browser, exchangeCode, hiddenFields } from '../helpers/pages.ts';
 
 test('no password, hash, session id, token or code in logs or error bodies', async (t: TestContext) => {
   const lines: string[] = [];
@@ -52,18 +52,7 @@ test('no password, hash, session id, token or code in logs or error bodies', asy
   const allowed = await browser.submit('/oauth', { ...fields, decision: 'allow' });
   const code = new URL(String(allowed.headers.location)).searchParams.get('code')!;
   const exchange = (extra: Record<string, string>) =>
-    app.inject({
-      method: 'POST',
-      url: '/api/token',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: 'http://127.0.0.1:1/cb',
-        client_id: 'app',
-        ...extra,
-      }).toString(),
-    });
+    exchangeCode(app, { code, redirect_uri: 'http://127.0.0.1:1/cb', client_id: 'app', ...extra });
   keep(await exchange({ code_verifier: 'x'.repeat(43) }));
   keep(await exchange({ code_verifier: verifier }));
   const hash = (await made.accounts!.accounts.account('eve'))!.passwordHash;

@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { after, before, test, type TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { json, makeTestApp, type TestApp } from '../helpers/app.ts';
-import { Browser, hiddenFields } from '../helpers/pages.ts';
+import { Browser, exchangeCode, hiddenFields } from '../helpers/pages.ts';
 
 let made: TestApp;
 let app: FastifyInstance;
@@ -59,17 +59,7 @@ async function consent(t: TestContext, challenge: string, decision = 'allow') {
 }
 
 const exchange = (body: Record<string, string>) =>
-  app.inject({
-    method: 'POST',
-    url: '/api/token',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({
-      grant_type: 'authorization_code',
-      client_id: 'example-app',
-      redirect_uri: REDIRECT,
-      ...body,
-    }).toString(),
-  });
+  exchangeCode(app, { client_id: 'example-app', redirect_uri: REDIRECT, ...body });
 
 test('consent asked of a signed-out person sends them to sign in first, then back', async (t: TestContext) => {
   const { challenge } = pkce();
