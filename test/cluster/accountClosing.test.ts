@@ -68,7 +68,10 @@ suite('closing an account on PostgreSQL instances', { skip, timeout: 90_000 }, (
       headers: { cookie: `session=${session}`, origin: b },
     });
     const byToken = await openStream(`${a}/api/stream/event`, { headers: { authorization: `Bearer ${token}` } });
-    t.after(() => Promise.all([bySession.close(), byToken.close()]));
+    t.after(() => {
+      bySession.close();
+      byToken.close();
+    });
     for (const stream of [bySession, byToken]) {
       t.assert.equal(stream.status, 200, stream.body);
       await stream.waitForEvents(1); // the gameStart of the ongoing game

@@ -170,3 +170,15 @@ test('sign-up refuses taken, reserved and bad names and weak passwords, with the
     t.assert.match(res.body, expected, username);
   }
 });
+
+test('SIGNUP=closed: the page says so and the form makes no account; the operator still can', async (t: TestContext) => {
+  const closed = await makeTestApp({ accounts: { signup: 'closed' } });
+  t.after(() => closed.app.close());
+  const browser = new Browser(closed.app);
+  t.assert.match((await browser.get('/signup')).body, /Sign-up is closed/);
+  const res = await browser.submit('/signup', { username: 'Gus', password: PASSWORD });
+  t.assert.equal(res.statusCode, 403);
+  t.assert.equal(await closed.accounts!.accounts.account('gus'), undefined);
+  await closed.accounts!.accounts.signUp('Gus', PASSWORD, { operator: true });
+  t.assert.equal((await browser.submit('/login', { username: 'gus', password: PASSWORD })).statusCode, 303);
+});
