@@ -1,6 +1,9 @@
 /** Password hashes: scrypt with its parameters stored, old ones verified and flagged outdated, unknown users alike. */
 import { test, type TestContext } from 'node:test';
 import { PasswordHasher } from '../../src/service/passwords.ts';
+import { Accounts } from '../../src/service/accounts.ts';
+import { PlayerTokens } from '../../src/service/tokens.ts';
+import { MemoryGameStore } from '../../src/store/memory.ts';
 
 const FAST = { N: 1024, r: 8, p: 1 };
 
@@ -38,4 +41,21 @@ test('an unknown user or an unreadable hash never verifies, after the same work 
   const [known, unknown] = [await time(real), await time(undefined)];
   t.diagnostic(`known ${(known / 20e6).toFixed(2)} ms, unknown ${(unknown / 20e6).toFixed(2)} ms per check`);
   t.assert.ok(unknown > known / 3 && unknown < known * 3, `known ${known} ns, unknown ${unknown} ns`);
+});
+
+test('sign-in upgrades a hash made with older parameters to the current ones, once the password is right', async (t: TestContext) => {
+  const store = new MemoryGameStore();
+  const tokens = new PlayerTokens({ store, now: Date.now });
+  const accounts = new Accounts({ store, tokens, passwords: new PasswordHasher(FAST), now: Date.now });
+  const old = await new PasswordHasher({ N: 512, r: 4, p: 1 }).hash('correct horse battery');
+  await store.insertAccount({ id: 'ann', displayName: 'Ann', passwordHash: old, createdAt: 0 });
+  await t.assert.rejects(accounts.signIn('ann', 'wrong horse battery', '127.0.0.1'), /wrong username or password/);
+  t.assert.equal((await store.account('ann'))!.passwordHash, old, 'a wrong password changes nothing');
+  await accounts.signIn('Ann', 'correct horse battery', '127.0.0.1');
+  const upgraded = (await store.account('ann'))!.passwordHash;
+  t.assert.match(upgraded, /^scrypt\$1024\$8\$1\$/);
+  t.assert.deepEqual(await new PasswordHasher(FAST).verify('correct horse battery', upgraded), {
+    ok: true,
+    outdated: false,
+  });
 });
