@@ -76,7 +76,7 @@ export interface TestAppOptions {
   accounts?: { signup?: 'open' | 'closed' } | boolean;
 }
 
-/** Password hashes fast enough for tests (the service's own parameters cost ~60 ms a hash). */
+/** Password hashes fast enough for tests (the service's own cost a few tenths of a second of one core a hash). */
 export const TEST_SCRYPT = { N: 1024, r: 8, p: 1 };
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
