@@ -3,12 +3,14 @@
  * authentication. They apply to `/api/` only; health, readiness, metrics, the documents and the board page
  * stay open and unlimited.
  *
- * One `onRequest` hook, in this order: find the client (a service token, a player token, else the address) and
- * who acts (the player of a player token; otherwise the service, for any side), count the request against that
+ * One `onRequest` hook, in this order: find the client (a service token, a player token, a session from the
+ * service's own pages (origin.ts) when no Authorization is given, else the address) and who acts (the player of a
+ * player token or session; otherwise the service, for any side), count the request against that
  * client's budget (429 `RATE_LIMITED` beyond it, so that guessing tokens is limited too), then refuse a request
  * without a valid token when authentication is on: when service tokens are configured or any player token was
  * ever issued (401 `UNAUTHORIZED`, with `WWW-Authenticate: Bearer` from the error mapper), unless the route needs
- * none (`POST /api/token/test`); then the rule of bots and the Board API. A stream is one request: it passes the
+ * none (`POST /api/token/test`, `POST /api/token`); then the token's scopes (scopes.ts: 403 MISSING_SCOPE) and the
+ * rule of bots and the Board API. A stream is one request: it passes the
  * hook once, when it opens. Errors are thrown to the one error mapper (errors.ts).
  *
  * Two protocol rules apply to every request, so that no answer is one of Node's bare ones: HTTP/1.1 without
