@@ -5,6 +5,7 @@
  *   that `npm start` runs with plain Node (packages stay in node_modules). Running the TypeScript through a loader
  *   instead costs the process about 40 MiB more memory (the loader's own thread and the compiled sources).
  * - `dist/token.mjs` (+ `.map`): the command line for player tokens (src/token.ts, `npm run token`), likewise.
+ * - `dist/account.mjs` (+ `.map`): the command line for accounts (src/account.ts, `npm run account`), likewise.
  * - The board page (src/web) into dist/web, which the service serves at `/` and `/assets/...`:
  *
  *   - `assets/app-HASH.js` (+ `.map`): src/web/main.ts bundled with chessground and chessops by esbuild;
@@ -39,6 +40,8 @@ export const SERVER_ENTRY = join(ROOT, 'src', 'server.ts');
 export const SERVER_OUTPUT = join(ROOT, 'dist', 'server.mjs');
 export const TOKEN_ENTRY = join(ROOT, 'src', 'token.ts');
 export const TOKEN_OUTPUT = join(ROOT, 'dist', 'token.mjs');
+export const ACCOUNT_ENTRY = join(ROOT, 'src', 'account.ts');
+export const ACCOUNT_OUTPUT = join(ROOT, 'dist', 'account.mjs');
 
 /** Files whose change makes the board page stale besides src/web itself. */
 const EXTRA_INPUTS = [
@@ -198,6 +201,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const [what, entry, outFile] of [
     ['server', SERVER_ENTRY, SERVER_OUTPUT],
     ['token command', TOKEN_ENTRY, TOKEN_OUTPUT],
+    ['account command', ACCOUNT_ENTRY, ACCOUNT_OUTPUT],
   ] as const) {
     const bundled = await buildServer({ ifStale, entry, outFile });
     const bundle = relative(process.cwd(), outFile);

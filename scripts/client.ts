@@ -25,6 +25,9 @@ import { PlayerFeed } from '../src/bus/players.ts';
 import { DomainError } from '../src/domain/errors.ts';
 import type { EnginePool } from '../src/engine/index.ts';
 import { buildApp } from '../src/http/app.ts';
+import { Accounts } from '../src/service/accounts.ts';
+import { OAuth } from '../src/service/oauth.ts';
+import { PasswordHasher } from '../src/service/passwords.ts';
 import { ChallengeService } from '../src/service/challenges.ts';
 import { ChatService } from '../src/service/chat.ts';
 import { GameExports } from '../src/service/gameExports.ts';
@@ -59,12 +62,17 @@ export async function servedDocument(): Promise<Record<string, unknown>> {
   const presence = new GamePresence({ store, now: () => games.now() });
   const chat = new ChatService({ store, games });
   const exports = new GameExports(store, games);
+  const playerTokens = new PlayerTokens({ store, now: Date.now });
   const app = await buildApp({
     games,
     store,
     bus,
     players,
-    playerTokens: new PlayerTokens({ store, now: Date.now }),
+    playerTokens,
+    accounts: {
+      accounts: new Accounts({ store, tokens: playerTokens, passwords: new PasswordHasher(), now: Date.now }),
+      oauth: new OAuth({ store, tokens: playerTokens, now: Date.now }),
+    },
     challenges,
     seeks,
     presence,

@@ -31,6 +31,7 @@ export interface Config {
   challengeTtlS: number; // CHALLENGE_TTL_S: how long a real-time challenge waits for an answer, 3600
   enginePath: string | undefined; // ENGINE_PATH: a UCI engine binary, e.g. '/usr/games/stockfish'; none = npm stockfish
   engineWorkers: number; // ENGINE_WORKERS: engine processes, each searching one position at a time; 1
+  signup: 'open' | 'closed'; // SIGNUP: whether people may make accounts on /signup ('open'); the operator always can
 }
 
 export class ConfigError extends Error {
@@ -96,7 +97,11 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     // Not checked here: an engine that cannot run makes the computer opponent unavailable, not the service.
     enginePath: env.ENGINE_PATH?.trim() || undefined,
     engineWorkers: integer('ENGINE_WORKERS', DEFAULTS.engineWorkers, 1, 256),
+    signup: text('SIGNUP', 'open') === 'closed' ? 'closed' : 'open',
   };
+  if (!['open', 'closed'].includes(text('SIGNUP', 'open'))) {
+    problems.push(`SIGNUP must be open or closed; got '${text('SIGNUP', 'open')}'`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }

@@ -9,6 +9,9 @@ import { timedStore } from './store/timed.ts';
 import { GameService } from './service/games.ts';
 import { newGameId } from './service/ids.ts';
 import { PlayerTokens } from './service/tokens.ts';
+import { Accounts } from './service/accounts.ts';
+import { OAuth } from './service/oauth.ts';
+import { PasswordHasher } from './service/passwords.ts';
 import { ChallengeService } from './service/challenges.ts';
 import { SeekService } from './service/seeks.ts';
 import { GamePresence } from './service/presence.ts';
@@ -38,6 +41,14 @@ export async function start(config: Config) {
     () => metrics.storeReads.inc(),
   );
   const playerTokens = new PlayerTokens({ store: opened, now: Date.now });
+  const accounts = new Accounts({
+    store: opened,
+    tokens: playerTokens,
+    passwords: new PasswordHasher(),
+    now: Date.now,
+    signup: config.signup,
+  });
+  const oauth = new OAuth({ store: opened, tokens: playerTokens, now: Date.now });
   const shared = isSharedStore(config.databaseUrl);
   const feed = new ChangeFeed(store, error => warn(`stream catch-up: ${String(error)}`));
   // Games starting and ending, for the players' event streams; an announced one is read from the change log.
@@ -136,6 +147,7 @@ export async function start(config: Config) {
     maxStreamBacklogBytes: config.streamBacklogBytes,
     tokens: config.apiTokens,
     playerTokens,
+    accounts: { accounts, oauth },
     rateLimit: { max: config.rateLimitMax, windowMs: config.rateLimitWindowMs },
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,

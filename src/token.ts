@@ -10,11 +10,11 @@
  * npm run token -- revoke Xk3pQ9aB27cd
  * ```
  */
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
+import { runCommand } from './commandLine.ts';
 import { PlayerInfo } from './contract/shapes.ts';
 import { PlayerTokens } from './service/tokens.ts';
-import { openStore, StoreOpenError } from './store/open.ts';
-import { unsupportedNode } from './runtime.ts';
+import { openStore } from './store/open.ts';
 import { Value } from 'typebox/value';
 
 const USAGE = `usage: npm run token -- issue PLAYER_ID "Display Name"
@@ -50,19 +50,4 @@ async function main(args: readonly string[]): Promise<void> {
   }
 }
 
-if (process.argv[1] === import.meta.filename) {
-  const unsupported = unsupportedNode(process.versions.node);
-  if (unsupported) {
-    process.stderr.write(`${unsupported}\n`);
-    process.exit(2);
-  }
-  try {
-    await main(process.argv.slice(2));
-  } catch (error) {
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof StoreOpenError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
-}
+if (process.argv[1] === import.meta.filename) await runCommand(main, error => error instanceof UsageError);

@@ -366,6 +366,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/token': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get a token for an authorization code (OAuth 2 with PKCE)
+     * @description The code from `/oauth`, with the verifier of its challenge and the client_id and redirect_uri it was granted for, once, within 60 s. A second use of a code revokes the token its first use gave. Needs no token.
+     */
+    post: operations['oauthToken'];
+    /**
+     * Revoke the token this request is made with
+     * @description Ends the token at once on every instance, with the streams opened with it.
+     */
+    delete: operations['oauthRevoke'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/challenge/open': {
     parameters: {
       query?: never;
@@ -1199,6 +1223,7 @@ export interface components {
         | 'INVALID_CHALLENGE'
         | 'UNAUTHORIZED'
         | 'FORBIDDEN'
+        | 'MISSING_SCOPE'
         | 'NOT_A_PLAYER'
         | 'NOT_YOUR_TURN'
         | 'TAKEBACK_NEEDS_CONSENT'
@@ -1846,6 +1871,20 @@ export interface components {
       | components['schemas']['ChatLineEvent']
       | components['schemas']['OpponentGone']
       | components['schemas']['StreamErrorEvent'];
+    OAuthToken: {
+      /** @enum {string} */
+      token_type: 'Bearer';
+      /** @description the token, for Authorization: Bearer */
+      access_token: string;
+      /** @description seconds until it expires: a year */
+      expires_in: number;
+    };
+    OAuthError: {
+      /** @description RFC 6749's code: invalid_request, invalid_grant, unsupported_grant_type */
+      error: string;
+      /** @description why, for people */
+      error_description: string;
+    };
   };
   responses: never;
   parameters: never;
@@ -3779,6 +3818,161 @@ export interface operations {
       };
       /** @description the request is invalid: a parameter, the body or the action (its code says which) */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+    };
+  };
+  oauthToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthToken'];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description the request body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the request body is not of a media type this operation reads */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description too many requests, or too many streams open (Retry-After says when to try again) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description an internal error; nothing was changed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description the store cannot be reached or is full (also the computer when no engine starts); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+    };
+  };
+  oauthRevoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description revoked */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description the request is invalid: a parameter, the body or the action (its code says which) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description a token is needed, or the one given is unknown or revoked */
+      401: {
         headers: {
           [name: string]: unknown;
         };

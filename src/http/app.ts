@@ -62,6 +62,12 @@ import { StreamHub, streamErrorLine } from './stream.ts';
 import { exportRoutes } from './routes/gameExport.ts';
 import type { GameExports } from '../service/gameExports.ts';
 import { SHARED_SCHEMAS, WELL_FORMED, ref, ApiError } from '../contract/shapes.ts';
+import cookie from '@fastify/cookie';
+import { OAUTH_SCHEMAS } from '../contract/oauth.ts';
+import type { Accounts } from '../service/accounts.ts';
+import type { OAuth } from '../service/oauth.ts';
+import { accountPages } from './routes/accountPages.ts';
+import { oauthApiRoutes } from './routes/oauthApi.ts';
 
 export interface AppDeps {
   games: GameService;
@@ -87,6 +93,7 @@ export interface AppDeps {
   rateLimit?: RateLimitSettings; // /api/ requests per window per client; absent or max 0 = no limit
   corsOrigins?: readonly string[]; // origins allowed to call the API from a browser; none = no CORS headers
   trustProxy?: boolean | number | readonly string[]; // whose X-Forwarded-For gives the client address; false
+  accounts?: { accounts: Accounts; oauth: OAuth }; // accounts and OAuth (DECISIONS §20), with playerTokens; absent: none
 }
 
 /** Fastify's form of the setting: a hop count becomes "trust the first n hops". */
@@ -285,12 +292,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     void parseJson(request, text, done);
   });
 
+  // Cookies (the session of an account), read before the guards, which take a session from the service's own pages.
+  await app.register(cookie);
   // CORS, rate limit and bearer tokens for /api/, before any route is registered so that all inherit the hook.
   await registerGuards(app, {
     tokens: deps.tokens,
     playerTokens: deps.playerTokens,
     rateLimit: deps.rateLimit,
     corsOrigins: deps.corsOrigins,
+    accounts: deps.accounts?.accounts,
+    publicUrl: deps.publicUrl,
   });
   // A method not served on a path that is served: 405 with Allow, judged after the guards as a 404 is.
   app.addHook('onRequest', methods.hook);
@@ -310,6 +321,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...EXPORT_SCHEMAS,
     ...RATING_SCHEMAS,
     ...EVENT_SCHEMAS,
+    ...OAUTH_SCHEMAS,
   ])
     app.addSchema(schema);
   await app.register(swagger, {
@@ -416,6 +428,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   if (ratings) await app.register(ratingRoutes, { prefix: '/api', ratings });
   await app.register(tokenTestRoutes, { prefix: '/api', tokens: deps.playerTokens });
+  if (deps.accounts && deps.playerTokens) {
+    const { accounts, oauth } = deps.accounts;
+    await app.register(oauthApiRoutes, { prefix: '/api', oauth, tokens: deps.playerTokens });
+    await app.register(accountPages, { accounts, oauth, tokens: deps.playerTokens, publicUrl: deps.publicUrl });
+  }
   if (deps.challenges) await app.register(challengeRoutes, { prefix: '/api', challenges: deps.challenges });
   // The lichess dialect (DECISIONS §17): its paths beside the seed's.
   await app.register(lichessRoutes, {

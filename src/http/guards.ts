@@ -3,12 +3,14 @@
  * authentication. They apply to `/api/` only; health, readiness, metrics, the documents and the board page
  * stay open and unlimited.
  *
- * One `onRequest` hook, in this order: find the client (a service token, a player token, else the address) and
- * who acts (the player of a player token; otherwise the service, for any side), count the request against that
+ * One `onRequest` hook, in this order: find the client (a service token, a player token, a session from the
+ * service's own pages (origin.ts) when no Authorization is given, else the address) and who acts (the player of a
+ * player token or session; otherwise the service, for any side), count the request against that
  * client's budget (429 `RATE_LIMITED` beyond it, so that guessing tokens is limited too), then refuse a request
  * without a valid token when authentication is on: when service tokens are configured or any player token was
  * ever issued (401 `UNAUTHORIZED`, with `WWW-Authenticate: Bearer` from the error mapper), unless the route needs
- * none (`POST /api/token/test`); then the rule of bots and the Board API. A stream is one request: it passes the
+ * none (`POST /api/token/test`, `POST /api/token`); then the token's scopes (scopes.ts: 403 MISSING_SCOPE) and the
+ * rule of bots and the Board API. A stream is one request: it passes the
  * hook once, when it opens. Errors are thrown to the one error mapper (errors.ts).
  *
  * Two protocol rules apply to every request, so that no answer is one of Node's bare ones: HTTP/1.1 without
@@ -24,6 +26,9 @@ import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { DomainError } from '../domain/errors.ts';
 import { playerActor, SERVICE, type Actor } from '../domain/seats.ts';
 import type { PlayerTokens } from '../service/tokens.ts';
+import type { Accounts } from '../service/accounts.ts';
+import { missingScope } from './scopes.ts';
+import { isSameOrigin, SESSION_COOKIE } from './origin.ts';
 import type { StoredToken } from '../store/tokens.ts';
 import { BearerTokens } from './auth.ts';
 
@@ -37,6 +42,8 @@ export interface GuardOptions {
   playerTokens?: PlayerTokens | undefined; // player tokens, issued by the service (DECISIONS §13)
   rateLimit?: RateLimitSettings | undefined; // absent = no limit
   corsOrigins?: readonly string[] | undefined; // none = no CORS headers
+  accounts?: Accounts | undefined; // accounts (DECISIONS §20): a session cookie from the service's own pages acts
+  publicUrl?: string | undefined; // the service's origin, for the session's same-origin check
 }
 
 declare module 'fastify' {
@@ -47,8 +54,13 @@ declare module 'fastify' {
     actor: Actor;
     /** Whether the request carries a valid service token (the token endpoints need one). */
     serviceToken: boolean;
-    /** The hash of the valid player token the request carries, if any: the streams it opens end when it is revoked. */
+    /**
+     * The hash of the valid player token (or session) the request carries, if any: the streams it opens end when it
+     * is revoked (or the session ends).
+     */
     playerTokenHash: string | undefined;
+    /** The scopes of the player token the request carries; undefined: every scope (service tokens, sessions). */
+    tokenScopes: string[] | undefined;
   }
 }
 
@@ -141,6 +153,7 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
   app.decorateRequest('actor', null as never); // set for every API request by the hook below
   app.decorateRequest('serviceToken', false);
   app.decorateRequest('playerTokenHash', undefined);
+  app.decorateRequest('tokenScopes', undefined);
   let limiter: ReturnType<FastifyInstance['createRateLimit']> | undefined;
   if (limit) {
     await app.register(rateLimit, {
@@ -152,7 +165,7 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
     });
     limiter = app.createRateLimit();
   }
-  const { playerTokens } = options;
+  const { playerTokens, accounts, publicUrl } = options;
 
   // Callback style, so that a request that waits for nothing (no rate limit, no player token to look up) costs no
   // promise. In order: who the client is (a service token, a player token, else its address), the rate limit
@@ -170,10 +183,14 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
       if (player) {
         request.actor = playerActor(player.player, player.bot === true);
         request.playerTokenHash = player.hash;
+        // The operator's tokens and sessions (no scopes of their own) have every scope.
+        request.tokenScopes = player.scopes;
       }
       request.clientKey = serviceKey ?? (player ? `token:${player.hash.slice(0, 24)}` : addressKey);
       const refused =
-        authOn && !serviceKey && !player && !needsNoToken(request) ? unauthorized(header) : botRule(request);
+        authOn && !serviceKey && !player && !needsNoToken(request)
+          ? unauthorized(header)
+          : (scopeRule(request) ?? botRule(request));
       if (!limiter) return done(refused);
       limiter(request).then(
         state => done(limitError(state, reply) ?? refused),
@@ -181,13 +198,40 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
       );
     };
     const presented = serviceKey === undefined ? BearerTokens.tokenOf(header) : undefined;
-    const player = presented !== undefined && playerTokens ? playerTokens.identify(presented) : undefined;
+    // A session cookie acts only where no Authorization is given, and only from the service's own pages.
+    const sessionId = header === undefined && accounts ? request.cookies[SESSION_COOKIE] : undefined;
+    const player =
+      presented !== undefined && playerTokens
+        ? playerTokens.identify(presented)
+        : sessionId !== undefined && isSameOrigin(request, publicUrl)
+          ? sessionToken(accounts!, sessionId)
+          : undefined;
     const authOn = tokens.enabled || (playerTokens ? playerTokens.issuedAny() : false);
     if (!(player instanceof Promise) && !(authOn instanceof Promise)) return judge(player, authOn);
     Promise.all([player, authOn])
       .then(([found, on]) => judge(found, on))
       .catch((error: Error) => done(error));
   });
+}
+
+/** The id a session is known by where a token would be: it is no token (no scopes of its own). */
+const SESSION_ID = 'session';
+
+/** A session as the guard takes a token: its account's player, its hash (its streams end with it). */
+async function sessionToken(accounts: Accounts, sessionId: string): Promise<StoredToken | undefined> {
+  const session = await accounts.session(sessionId);
+  if (!session) return undefined;
+  const { account, hash } = session;
+  return { id: SESSION_ID, hash, player: { id: account.id, displayName: account.displayName }, createdAt: '' };
+}
+
+/** 403 MISSING_SCOPE when the token lacks the scope the operation needs (DECISIONS §20). */
+function scopeRule(request: FastifyRequest): DomainError | undefined {
+  const route = request.routeOptions.url;
+  const missing = route === undefined ? undefined : missingScope(request.method, route, request.tokenScopes);
+  return missing === undefined
+    ? undefined
+    : new DomainError('MISSING_SCOPE', `this token lacks the scope ${missing}, which this operation needs`, missing);
 }
 
 /** The 401 of a request without a valid token, when authentication is on. */

@@ -17,3 +17,9 @@ export const newTokenId = (): string => randomId(12);
 
 /** A player token's secret: `cpt_` and 256 random bits in base64url (a bearer token, RFC 6750 b64token). */
 export const newTokenSecret = (): string => `cpt_${randomBytes(32).toString('base64url')}`;
+
+/**
+ * A secret an account's page or an app is given (a personal or OAuth token, an OAuth code, a session id): `prefix`
+ * and 43 characters of [A-Za-z0-9], 62^43 > 2^256, so that it matches `^[A-Za-z0-9_]+$` (DECISIONS §20).
+ */
+export const newAccountSecret = (prefix: 'lip_' | 'lio_' | 'liu_' | 'ses_'): string => `${prefix}${randomId(43)}`;

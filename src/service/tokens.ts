@@ -48,9 +48,21 @@ export interface PlayerTokensDeps {
  * service knows, `bot:play` only for a bot's.
  */
 export const scopesOf = (token: StoredToken): string[] =>
-  token.bot
+  token.scopes ??
+  (token.bot
     ? ['board:play', 'bot:play', 'challenge:read', 'challenge:write']
-    : ['board:play', 'challenge:read', 'challenge:write'];
+    : ['board:play', 'challenge:read', 'challenge:write']);
+
+/** What a token an account makes carries besides its player (DECISIONS §20): none of it for the operator's. */
+export interface TokenTerms {
+  scopes?: string[];
+  description?: string;
+  clientId?: string;
+  expiresAt?: number; // ms since the epoch
+}
+
+/** How stale a token's "last used" may be before a use writes it again. */
+const LAST_USED_GRAIN_MS = 60_000;
 
 /** The SHA-256 digest of a secret, hex: what the store keeps. */
 export const tokenHash = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
@@ -77,8 +89,15 @@ export class PlayerTokens {
     this.newSecret = deps.newSecret ?? newTokenSecret;
   }
 
-  /** Issues a token for `player`; `bot`: the player becomes a bot first, for good (DECISIONS §17). */
-  async issue(player: PlayerInfo, { bot = false }: { bot?: boolean } = {}): Promise<IssuedToken> {
+  /**
+   * Issues a token for `player`; `bot`: the player becomes a bot first, for good (DECISIONS §17). `terms`: a
+   * personal or OAuth token's scopes, description, client and expiry (none: the operator's, with every scope);
+   * `tokenSecret`: the secret to give, made by the caller in its own form.
+   */
+  async issue(
+    player: PlayerInfo,
+    { bot = false, tokenSecret, ...terms }: { bot?: boolean; tokenSecret?: string } & TokenTerms = {},
+  ): Promise<IssuedToken> {
     if (isEngineLookalike(player.id)) {
       throw new DomainError(
         'INVALID_BODY',
@@ -87,12 +106,13 @@ export class PlayerTokens {
       );
     }
     if (bot) await this.store.makeBot(player.id, new Date(this.now()).toISOString());
-    const secret = this.newSecret();
+    const secret = tokenSecret ?? this.newSecret();
     const token: StoredToken = {
       id: this.newId(),
       hash: tokenHash(secret),
       player,
       createdAt: new Date(this.now()).toISOString(),
+      ...terms,
     };
     await this.store.insertToken(token);
     this.issued = true;
@@ -128,14 +148,34 @@ export class PlayerTokens {
     return hash !== undefined;
   }
 
-  /** The token a secret belongs to, unless revoked; at once when it was looked up within LOOKUP_TTL_MS. */
+  /** Revokes every token of a player (an account closed); resolves with how many. */
+  async revokeAllOf(playerId: string): Promise<number> {
+    const hashes = await this.store.revokeTokensOf(playerId);
+    for (const hash of hashes) this.revoked(hash);
+    return hashes.length;
+  }
+
+  /** Credentials ended here that streams may hold (sessions): their streams end as a revoked token's do. */
+  ended(hashes: readonly string[]): void {
+    for (const hash of hashes) this.revoked(hash);
+  }
+
+  /**
+   * The token a secret belongs to, unless revoked or expired; at once when it was looked up within LOOKUP_TTL_MS. A
+   * lookup from the store also notes the token's use, when the last noted is a minute old.
+   */
   identify(secret: string): StoredToken | undefined | Promise<StoredToken | undefined> {
     const hash = tokenHash(secret);
     const entry = this.remembered.get(hash);
-    if (entry && this.now() - entry.at < LOOKUP_TTL_MS) return entry.token;
-    return this.store.tokenByHash(hash).then(token => {
+    if (entry && this.now() - entry.at < LOOKUP_TTL_MS) return this.unexpired(entry.token);
+    return this.store.tokenByHash(hash).then(found => {
       this.remembered.delete(hash);
+      const token = found && this.unexpired(found);
       if (token) {
+        const now = this.now();
+        if (token.lastUsedAt === undefined || now - token.lastUsedAt >= LAST_USED_GRAIN_MS) {
+          this.store.touchToken(hash, now).catch(() => undefined); // a note only: a failed one waits for the next use
+        }
         this.remembered.set(hash, { token, at: this.now() });
         if (this.remembered.size > MAX_REMEMBERED) this.remembered.delete(this.remembered.keys().next().value!);
       }
@@ -222,6 +262,10 @@ export class PlayerTokens {
         this.sweeper = undefined;
       }
     };
+  }
+
+  private unexpired(token: StoredToken): StoredToken | undefined {
+    return token.expiresAt === undefined || token.expiresAt > this.now() ? token : undefined;
   }
 
   /** A token is revoked: forget its lookup and tell the listeners. */

@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { StoreOfParts, type StoreParts } from './parts.ts';
+import { MemoryAccounts } from './memory/accounts.ts';
 import { MemoryChallenges } from './memory/challenges.ts';
 import { MemoryChat } from './memory/chat.ts';
 import { MemoryEngineTurns } from './memory/engine.ts';
@@ -29,10 +30,12 @@ export class MemoryGameStore extends StoreOfParts {
     const ratings = new MemoryRatings();
     const games = new MemoryGames(ratings);
     const gameExists = (id: string) => games.has(id);
+    const accounts = new MemoryAccounts();
     this.parts = {
       games,
       listing: new MemoryListing(games),
-      tokens: new MemoryTokens(),
+      tokens: new MemoryTokens(accounts),
+      accounts,
       challenges: new MemoryChallenges(gameExists),
       seeks: new MemorySeeks(gameExists),
       chat: new MemoryChat(),

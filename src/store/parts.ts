@@ -30,10 +30,15 @@ import type { InsertedSeek, SeekStore } from './seeks.ts';
 import { loggedVersionError, NO_INDEX } from './store.ts';
 import type { ClockedGame, GameIndex, GameStore, ListedGame, ListQuery, StateEvent, StoredChange } from './store.ts';
 import type { StoredToken, TokenStore } from './tokens.ts';
+import type { AccountStore, FailureCount, StoredAccount, StoredCode, StoredSession } from './accounts.ts';
 
-/** What an adapter keeps: games, player tokens, challenges, seeks, chat lines, presence and the engine's turns. */
+/**
+ * What an adapter keeps: games, player tokens, accounts, challenges, seeks, chat lines, presence, the engine's turns,
+ * players' games for export and ratings.
+ */
 export type Store = GameStore &
   TokenStore &
+  AccountStore &
   ChallengeStore &
   SeekStore &
   ChatStore &
@@ -69,6 +74,7 @@ export interface StoreParts {
   games: GamesPart;
   listing: ListingPart;
   tokens: TokenStore;
+  accounts: AccountStore;
   challenges: ChallengeStore;
   seeks: SeekStore;
   chat: ChatStore;
@@ -152,6 +158,70 @@ export abstract class StoreOfParts implements Store {
 
   knownPlayer(playerId: string): Promise<PlayerInfo | undefined> {
     return this.parts.tokens.knownPlayer(playerId);
+  }
+
+  touchToken(hash: string, at: number): Promise<void> {
+    return this.parts.tokens.touchToken(hash, at);
+  }
+
+  revokeTokensOf(playerId: string): Promise<string[]> {
+    return this.parts.tokens.revokeTokensOf(playerId);
+  }
+
+  insertAccount(account: Omit<StoredAccount, 'closedAt'>): Promise<boolean> {
+    return this.parts.accounts.insertAccount(account);
+  }
+
+  account(id: string): Promise<StoredAccount | undefined> {
+    return this.parts.accounts.account(id);
+  }
+
+  setPasswordHash(id: string, passwordHash: string): Promise<boolean> {
+    return this.parts.accounts.setPasswordHash(id, passwordHash);
+  }
+
+  closeAccount(id: string, at: number): Promise<string[] | undefined> {
+    return this.parts.accounts.closeAccount(id, at);
+  }
+
+  insertSession(session: Omit<StoredSession, 'lastSeenAt'>): Promise<void> {
+    return this.parts.accounts.insertSession(session);
+  }
+
+  sessionByHash(hash: string, idleBefore: number): Promise<StoredSession | undefined> {
+    return this.parts.accounts.sessionByHash(hash, idleBefore);
+  }
+
+  touchSession(hash: string, at: number): Promise<void> {
+    return this.parts.accounts.touchSession(hash, at);
+  }
+
+  endSession(hash: string): Promise<boolean> {
+    return this.parts.accounts.endSession(hash);
+  }
+
+  endSessionsOf(accountId: string, except?: string): Promise<string[]> {
+    return this.parts.accounts.endSessionsOf(accountId, except);
+  }
+
+  recordSignInFailure(keys: readonly string[], at: number): Promise<void> {
+    return this.parts.accounts.recordSignInFailure(keys, at);
+  }
+
+  signInFailures(keys: readonly string[], since: number): Promise<FailureCount[]> {
+    return this.parts.accounts.signInFailures(keys, since);
+  }
+
+  insertCode(code: Omit<StoredCode, 'usedAt' | 'tokenId'>): Promise<void> {
+    return this.parts.accounts.insertCode(code);
+  }
+
+  useCode(hash: string, at: number): Promise<StoredCode | undefined> {
+    return this.parts.accounts.useCode(hash, at);
+  }
+
+  setCodeToken(hash: string, tokenId: string): Promise<void> {
+    return this.parts.accounts.setCodeToken(hash, tokenId);
   }
 
   makeBot(playerId: string, since: string): Promise<boolean> {

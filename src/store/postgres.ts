@@ -31,6 +31,7 @@ import { PostgresRatings } from './postgres/ratings.ts';
 import { migrate } from './postgres/schema.ts';
 import { PostgresSeeks } from './postgres/seeks.ts';
 import { PostgresTokens } from './postgres/tokens.ts';
+import { PostgresAccounts } from './postgres/accounts.ts';
 import { run } from './postgresTransaction.ts';
 
 export { CHALLENGER_LOCK, CHAT_GAME_LOCK, CHAT_WRITER_LOCK } from './postgres/locks.ts';
@@ -54,6 +55,7 @@ export class PostgresGameStore extends StoreOfParts {
       games: new PostgresGames(pool),
       listing: new PostgresListing(pool),
       tokens: new PostgresTokens(pool),
+      accounts: new PostgresAccounts(pool),
       challenges: new PostgresChallenges(pool),
       seeks: new PostgresSeeks(pool, presence.instanceId),
       chat: new PostgresChat(pool),

@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { StoreOfParts, type StoreParts } from './parts.ts';
+import { SqliteAccounts } from './sqlite/accounts.ts';
 import { SqliteChallenges } from './sqlite/challenges.ts';
 import { SqliteChat } from './sqlite/chat.ts';
 import { SqliteConnection, type SqliteOptions } from './sqlite/connection.ts';
@@ -49,6 +50,7 @@ export class SqliteGameStore extends StoreOfParts {
       games: new SqliteGames(connection),
       listing: new SqliteListing(connection),
       tokens: new SqliteTokens(connection),
+      accounts: new SqliteAccounts(connection),
       challenges: new SqliteChallenges(connection),
       seeks,
       chat: new SqliteChat(connection),

@@ -26,6 +26,7 @@
  * Every change redraws the page from the state (state.ts and the other pure modules, no DOM): `render`.
  */
 import { AccountLoader } from './account.ts';
+import { renderSignedIn } from './signedIn.ts';
 import type { Account } from './api.ts';
 import { ChallengesFeed } from './challenges.ts';
 import { ChatFeed } from './chat.ts';
@@ -99,6 +100,7 @@ function showStartedGame(id: string): void {
 
 /** Once the service has said who the page acts as (who.account): their games, their side, their controls. */
 function showAccount(answer: Account): void {
+  renderSignedIn(who.signedIn ? answer.player : null);
   myGames.follow(answer.player);
   challenges.follow(answer.player);
   seeker.follow(answer.player);

@@ -33,6 +33,10 @@ import { ChatService } from '../../src/service/chat.ts';
 import { PlayerTokens } from '../../src/service/tokens.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import { EngineMoves } from '../../src/service/engineMoves.ts';
+import { Accounts } from '../../src/service/accounts.ts';
+import { OAuth } from '../../src/service/oauth.ts';
+import { PasswordHasher } from '../../src/service/passwords.ts';
+import { TEST_SCRYPT } from '../helpers/app.ts';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/browser/', import.meta.url));
 
@@ -87,6 +91,8 @@ export type AppOptions = Omit<AppDeps, 'games' | 'store' | 'bus' | 'players' | '
    * `playerTokens` is given.
    */
   challenges?: boolean;
+  /** Accounts and OAuth (DECISIONS §20) on the app's store, with fast password hashes; implies `challenges`. */
+  withAccounts?: boolean;
 };
 
 export async function startBrowserEnv(executablePath: string, options: AppOptions = {}): Promise<BrowserEnv> {
@@ -95,15 +101,29 @@ export async function startBrowserEnv(executablePath: string, options: AppOption
   const bus = new ChangeFeed(store);
   const players = new PlayerFeed(); // games starting and ending, for the players' event streams
   const games = new GameService({ store, ratings: store, bus, players, newId: newGameId, clock: () => new Date() });
-  const { challenges: withChallenges, ...deps } = options;
+  const { challenges: challengesAsked, withAccounts, ...deps } = options;
+  const withChallenges = challengesAsked === true || withAccounts === true;
   const playerTokens = deps.playerTokens ?? (withChallenges ? new PlayerTokens({ store, now: Date.now }) : undefined);
   const challenges = withChallenges
     ? new ChallengeService({ store, ratings: store, games, players, ttlMs: 3_600_000 })
     : undefined;
   const seeks = withChallenges ? new SeekService({ store, ratings: store, games }) : undefined;
   const chat = new ChatService({ store, games }); // games' chat, kept in the app's store
+  const accounts =
+    withAccounts && playerTokens
+      ? {
+          accounts: new Accounts({
+            store,
+            tokens: playerTokens,
+            passwords: new PasswordHasher(TEST_SCRYPT),
+            now: Date.now,
+          }),
+          oauth: new OAuth({ store, tokens: playerTokens, now: Date.now }),
+        }
+      : undefined;
   const app = await buildApp({
     ...deps,
+    ...(accounts ? { accounts } : {}),
     chat,
     ...(playerTokens ? { playerTokens } : {}),
     ...(challenges ? { challenges } : {}),

@@ -116,6 +116,15 @@ test('ENGINE_PATH: any path, not checked at start; ENGINE_WORKERS: 1 by default,
   }
 });
 
+test('SIGNUP: open by default, or closed; anything else is refused', (t: TestContext) => {
+  t.assert.equal(loadConfig({}).signup, 'open');
+  t.assert.equal(loadConfig({ SIGNUP: 'closed' }).signup, 'closed');
+  t.assert.equal(loadConfig({ SIGNUP: ' open ' }).signup, 'open');
+  for (const bad of ['no', 'Closed', 'off']) {
+    t.assert.match(problemOf(t, { SIGNUP: bad }), /SIGNUP must be open or closed/);
+  }
+});
+
 test('CORS_ORIGINS: comma-separated origins, normalized; paths, wildcards and other schemes are refused', (t: TestContext) => {
   t.assert.deepEqual(
     loadConfig({ CORS_ORIGINS: 'https://Chess.Example.org/, http://localhost:5173 ,https://a.example:443' })

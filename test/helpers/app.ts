@@ -30,6 +30,10 @@ import type { ChatStore } from '../../src/store/chat.ts';
 import { GameExports } from '../../src/service/gameExports.ts';
 import type { HistoryStore } from '../../src/store/history.ts';
 import type { RatingStore } from '../../src/store/ratings.ts';
+import type { AccountStore } from '../../src/store/accounts.ts';
+import { Accounts } from '../../src/service/accounts.ts';
+import { OAuth } from '../../src/service/oauth.ts';
+import { PasswordHasher } from '../../src/service/passwords.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -42,6 +46,7 @@ export interface TestApp {
   presence: GamePresence | undefined; // when the store keeps presence
   engineMoves: EngineMoves | undefined; // with an engine
   chat: ChatService | undefined; // when the store keeps chat lines
+  accounts: { accounts: Accounts; oauth: OAuth } | undefined; // with options.accounts
 }
 
 /** The token store of a test's store: the store itself when it keeps tokens, else one in memory. */
@@ -70,7 +75,12 @@ export interface TestAppOptions {
   now?: () => number;
   /** The computer opponent's engine (DECISIONS §18): with it, POST /api/challenge/ai and the engine's turns. */
   engine?: EnginePool;
+  /** Accounts and OAuth (DECISIONS §20), with fast password hashes; `signup` as SIGNUP says. */
+  accounts?: { signup?: 'open' | 'closed' } | boolean;
 }
+
+/** Password hashes fast enough for tests (the service's own cost a few tenths of a second of one core a hash). */
+export const TEST_SCRYPT = { N: 1024, r: 8, p: 1 };
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const store = options.store ?? SqliteGameStore.open(':memory:');
@@ -122,7 +132,23 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   const chat = chatStore && new ChatService({ store: chatStore, games, sharedStore: options.sharedStore ?? false });
   const historyStore = 'playerGames' in store ? (store as GameStore & HistoryStore) : undefined;
   const exports = historyStore && new GameExports(historyStore, games);
+  const accountStore = 'insertAccount' in store ? (store as GameStore & AccountStore & TokenStore) : undefined;
+  const accountSettings = options.accounts === true ? {} : options.accounts || undefined;
+  const accounts =
+    accountSettings && accountStore
+      ? {
+          accounts: new Accounts({
+            store: accountStore,
+            tokens: playerTokens,
+            passwords: new PasswordHasher(TEST_SCRYPT),
+            now: options.now ?? Date.now,
+            signup: accountSettings.signup ?? 'open',
+          }),
+          oauth: new OAuth({ store: accountStore, tokens: playerTokens, now: options.now ?? Date.now }),
+        }
+      : undefined;
   const app = await buildApp({
+    ...(accounts ? { accounts } : {}),
     games,
     challenges,
     seeks,
@@ -148,7 +174,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     presence?.close();
     engineMoves?.close();
   });
-  return { app, store, games, playerTokens, players, challenges, seeks, chat, presence, engineMoves };
+  return { app, store, games, playerTokens, players, challenges, seeks, chat, presence, engineMoves, accounts };
 }
 
 /**

@@ -6,6 +6,7 @@ import { runChallengeStoreContract } from './challengeStore.contract.ts';
 import { runSeekStoreContract } from './seekStore.contract.ts';
 import { runChatStoreContract } from './chatStore.contract.ts';
 import { runHistoryStoreContract } from './historyStore.contract.ts';
+import { runAccountStoreContract } from './accountStore.contract.ts';
 
 runChallengeStoreContract('MemoryGameStore', async () => new MemoryGameStore());
 runSeekStoreContract('MemoryGameStore', async () => new MemoryGameStore());
@@ -14,3 +15,4 @@ runHistoryStoreContract('MemoryGameStore', async () => new MemoryGameStore());
 import { runRatingStoreContract } from './ratingStore.contract.ts';
 
 runRatingStoreContract('MemoryGameStore', async () => new MemoryGameStore());
+runAccountStoreContract('MemoryGameStore', async () => new MemoryGameStore());

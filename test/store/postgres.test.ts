@@ -10,6 +10,7 @@ import { runSeekStoreContract } from './seekStore.contract.ts';
 import { runChatStoreContract } from './chatStore.contract.ts';
 import { runHistoryStoreContract } from './historyStore.contract.ts';
 import { runRatingStoreContract } from './ratingStore.contract.ts';
+import { runAccountStoreContract } from './accountStore.contract.ts';
 import { makeRecord, runGameStoreContract, stateEvent } from './gameStore.contract.ts';
 
 const skip = await postgresSkip();
@@ -44,6 +45,7 @@ describe('PostgreSQL store', { skip }, () => {
   runChatStoreContract('PostgresGameStore', shared);
   runHistoryStoreContract('PostgresGameStore', shared);
   runRatingStoreContract('PostgresGameStore', shared);
+  runAccountStoreContract('PostgresGameStore', shared);
 
   test('instances starting together migrate once; reopening keeps the data', async (t: TestContext) => {
     const empty = await createTestDatabase();
@@ -70,7 +72,7 @@ describe('PostgreSQL store', { skip }, () => {
     const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
     t.assert.deepEqual(
       rows.map(row => row.version),
-      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 30, 40],
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 20, 30, 40],
     );
   });
 

@@ -12,6 +12,7 @@ import { runSeekStoreContract } from './seekStore.contract.ts';
 import { runChatStoreContract } from './chatStore.contract.ts';
 import { runHistoryStoreContract } from './historyStore.contract.ts';
 import { runRatingStoreContract } from './ratingStore.contract.ts';
+import { runAccountStoreContract } from './accountStore.contract.ts';
 import { makeRecord, runGameStoreContract, stateEvent, VARIED_RECORDS } from './gameStore.contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'chess-sqlite-store-'));
@@ -35,6 +36,7 @@ runChatStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(ne
 runHistoryStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
 runRatingStoreContract('SqliteGameStore :memory:', async () => SqliteGameStore.open(':memory:'));
 runRatingStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
+runAccountStoreContract('SqliteGameStore file', async () => SqliteGameStore.open(newFile()));
 
 test('SQLite file: records survive closing and opening the file again', async (t: TestContext) => {
   const path = newFile();

@@ -2,7 +2,8 @@
  * `POST /api/token/test` (DECISIONS §16a, §20), as lichess serves it: the body is up to 1,000 tokens separated by
  * commas, read as text whatever its media type (text/plain, a form, none: what lichess clients send); the answer
  * maps each token to `{userId, scopes, expires}`, or to `null` when it is unknown, revoked, or a service token
- * (which is nobody). Tokens the operator issues have every scope (`bot:play` a bot's only) and never expire. It
+ * (which is nobody). Tokens the operator issues have every scope (`bot:play` a bot's only) and never expire; an
+ * account's personal tokens have the scopes chosen and never expire; OAuth tokens expire a year after they are given. It
  * needs no token, even when authentication is on (its `security` is empty: guards.ts); lichess-bot calls it before
  * anything else.
  *
@@ -66,7 +67,12 @@ export const tokenTestRoutes: FastifyPluginAsync<TokenTestRoutesOptions> = async
       return Object.fromEntries(
         secrets.map((secret): [string, TestedToken | null] => {
           const token = found.get(secret);
-          return [secret, token ? { userId: token.player.id, scopes: scopesOf(token).join(','), expires: null } : null];
+          const tested = token && {
+            userId: token.player.id,
+            scopes: scopesOf(token).join(','),
+            expires: token.expiresAt ?? null,
+          };
+          return [secret, tested ?? null];
         }),
       );
     },

@@ -8,10 +8,14 @@
  */
 import type { PlayerInfo } from '../../contract/shapes.ts';
 import type { StoredToken, TokenStore } from '../tokens.ts';
+import { MemoryAccounts } from './accounts.ts';
 
 export class MemoryTokens implements TokenStore {
   private readonly tokens = new Map<string, StoredToken & { revoked: boolean }>();
   private readonly bots = new Set<string>();
+
+  /** `accounts`: the store's accounts, which are players and credentials too (DECISIONS §20). */
+  constructor(private readonly accounts: MemoryAccounts = new MemoryAccounts()) {}
 
   insertToken(token: StoredToken): Promise<void> {
     this.tokens.set(token.id, { ...token, revoked: false });
@@ -39,16 +43,30 @@ export class MemoryTokens implements TokenStore {
 
   validTokenHashes(hashes: readonly string[]): Promise<string[]> {
     const valid = new Set([...this.tokens.values()].filter(token => !token.revoked).map(token => token.hash));
+    for (const hash of this.accounts.liveSessions(hashes)) valid.add(hash);
     return Promise.resolve(hashes.filter(hash => valid.has(hash)));
   }
 
-  tokensIssued(): Promise<boolean> {
-    return Promise.resolve(this.tokens.size > 0);
+  touchToken(hash: string, at: number): Promise<void> {
+    for (const token of this.tokens.values()) if (token.hash === hash) token.lastUsedAt = at;
+    return Promise.resolve();
   }
 
-  knownPlayer(playerId: string): Promise<PlayerInfo | undefined> {
+  revokeTokensOf(playerId: string): Promise<string[]> {
+    const revoked = [...this.tokens.values()].filter(token => token.player.id === playerId && !token.revoked);
+    for (const token of revoked) token.revoked = true;
+    return Promise.resolve(revoked.map(token => token.hash));
+  }
+
+  tokensIssued(): Promise<boolean> {
+    return Promise.resolve(this.tokens.size > 0 || this.accounts.any());
+  }
+
+  async knownPlayer(playerId: string): Promise<PlayerInfo | undefined> {
+    const account = await this.accounts.account(playerId);
+    if (account) return { id: account.id, displayName: account.displayName };
     const latest = [...this.tokens.values()].filter(token => token.player.id === playerId).at(-1);
-    return Promise.resolve(latest && { ...latest.player });
+    return latest && { ...latest.player };
   }
 
   makeBot(playerId: string, _since: string): Promise<boolean> {
@@ -66,4 +84,6 @@ export class MemoryTokens implements TokenStore {
   }
 }
 
-const publicToken = ({ id, hash, player, createdAt }: StoredToken): StoredToken => ({ id, hash, player, createdAt });
+/** A token as stored, without what is read with it (`bot`) or kept beside it (`revoked`). */
+const publicToken = ({ bot: _bot, revoked: _revoked, ...token }: StoredToken & { revoked?: boolean }): StoredToken =>
+  structuredClone(token);

@@ -11,8 +11,13 @@ import type pg from 'pg';
 import type { PlayerInfo } from '../../contract/shapes.ts';
 import { TOKEN_ISSUED, TOKENS_CHANNEL, tokenRevokedSql } from '../notifications.ts';
 import { run } from '../postgresTransaction.ts';
-import { BOT_SQL, KNOWN_PLAYER_SQL, TOKEN_COLUMNS, tokenOf } from '../tokens.ts';
+import { BOT_SQL, ISSUED_SQL, KNOWN_PLAYER_SQL, TOKEN_COLUMNS, TOKEN_SQL, tokenOf, tokenValues } from '../tokens.ts';
 import type { StoredToken, TokenRow, TokenStore } from '../tokens.ts';
+
+/** Revokes the tokens whose `column` is $1, announcing each (TOKENS_CHANNEL); selects their hashes. */
+const revokeSql = (column: 'id' | 'player_id') => `WITH revoked AS (
+  UPDATE player_tokens SET revoked_at = now() WHERE ${column} = $1 AND revoked_at IS NULL RETURNING hash
+) SELECT hash, pg_notify('${TOKENS_CHANNEL}', ${tokenRevokedSql('hash')}) FROM revoked`;
 
 export class PostgresTokens implements TokenStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -22,10 +27,23 @@ export class PostgresTokens implements TokenStore {
       await this.pool.query({
         name: 'chess-insert-token',
         text: `WITH inserted AS (
-  INSERT INTO player_tokens (id, hash, player_id, display_name, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id
+  ${TOKEN_SQL.insert} RETURNING id
 ) SELECT pg_notify('${TOKENS_CHANNEL}', '${TOKEN_ISSUED}') FROM inserted`,
-        values: [token.id, token.hash, token.player.id, token.player.displayName, token.createdAt],
+        values: tokenValues(token),
       });
+    });
+  }
+
+  touchToken(hash: string, at: number): Promise<void> {
+    return run(async () => {
+      await this.pool.query(TOKEN_SQL.touch, [hash, at]);
+    });
+  }
+
+  revokeTokensOf(playerId: string): Promise<string[]> {
+    return run(async () => {
+      const result = await this.pool.query<{ hash: string }>(revokeSql('player_id'), [playerId]);
+      return result.rows.map(row => row.hash);
     });
   }
 
@@ -54,12 +72,7 @@ export class PostgresTokens implements TokenStore {
 
   revokeToken(id: string): Promise<string | undefined> {
     return run(async () => {
-      const result = await this.pool.query<{ hash: string }>(
-        `WITH revoked AS (
-  UPDATE player_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING hash
-) SELECT hash, pg_notify('${TOKENS_CHANNEL}', ${tokenRevokedSql('hash')}) FROM revoked`,
-        [id],
-      );
+      const result = await this.pool.query<{ hash: string }>(revokeSql('id'), [id]);
       return result.rows[0]?.hash;
     });
   }
@@ -68,7 +81,9 @@ export class PostgresTokens implements TokenStore {
     return run(async () => {
       const result = await this.pool.query<{ hash: string }>({
         name: 'chess-valid-tokens',
-        text: 'SELECT hash FROM player_tokens WHERE hash = ANY($1::text[]) AND revoked_at IS NULL',
+        text:
+          'SELECT hash FROM player_tokens WHERE hash = ANY($1::text[]) AND revoked_at IS NULL ' +
+          'UNION SELECT hash FROM account_sessions WHERE hash = ANY($1::text[]) AND ended = 0',
         values: [hashes],
       });
       return result.rows.map(row => row.hash);
@@ -76,7 +91,7 @@ export class PostgresTokens implements TokenStore {
   }
 
   tokensIssued(): Promise<boolean> {
-    return run(async () => (await this.pool.query('SELECT 1 FROM player_tokens LIMIT 1')).rowCount === 1);
+    return run(async () => (await this.pool.query(ISSUED_SQL)).rowCount === 1);
   }
 
   knownPlayer(playerId: string): Promise<PlayerInfo | undefined> {

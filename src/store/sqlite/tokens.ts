@@ -10,8 +10,11 @@ import type Database from 'better-sqlite3';
 import type { PlayerInfo } from '../../contract/shapes.ts';
 import {
   BOT_SQL,
+  ISSUED_SQL,
   KNOWN_PLAYER_SQL,
   TOKEN_COLUMNS,
+  TOKEN_SQL,
+  tokenValues,
   tokenOf,
   type StoredToken,
   type TokenRow,
@@ -22,9 +25,6 @@ import { params } from './params.ts';
 
 export function prepareTokenStatements(db: Database.Database) {
   return {
-    insert: db.prepare<[string, string, string, string, string]>(
-      'INSERT INTO player_tokens (id, hash, player_id, display_name, created_at) VALUES (?, ?, ?, ?, ?)',
-    ),
     makeBot: db.prepare<[string, string]>(BOT_SQL.insert.replace('$1', '?').replace('$2', '?')),
     botsAmong: db.prepare<[string], { player_id: string }>(
       'SELECT player_id FROM bots WHERE player_id IN (SELECT value FROM json_each(?))',
@@ -41,10 +41,14 @@ export function prepareTokenStatements(db: Database.Database) {
     revoke: db.prepare<[string, string], { hash: string }>(
       'UPDATE player_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING hash',
     ),
-    valid: db.prepare<[string], { hash: string }>(
-      'SELECT hash FROM player_tokens WHERE hash IN (SELECT value FROM json_each(?)) AND revoked_at IS NULL',
+    revokeOf: db.prepare<[string, string], { hash: string }>(
+      'UPDATE player_tokens SET revoked_at = ? WHERE player_id = ? AND revoked_at IS NULL RETURNING hash',
     ),
-    any: db.prepare<[], { one: number }>('SELECT 1 AS one FROM player_tokens LIMIT 1'),
+    valid: db.prepare<[string, string], { hash: string }>(
+      'SELECT hash FROM player_tokens WHERE hash IN (SELECT value FROM json_each(?)) AND revoked_at IS NULL ' +
+        'UNION SELECT hash FROM account_sessions WHERE hash IN (SELECT value FROM json_each(?)) AND ended = 0',
+    ),
+    any: db.prepare<[], { one: number }>(ISSUED_SQL),
   };
 }
 
@@ -58,10 +62,26 @@ export class SqliteTokens implements TokenStore {
   }
 
   insertToken(token: StoredToken): Promise<void> {
-    const { id, hash, player, createdAt } = token;
+    const values = params(tokenValues(token));
     return this.connection
-      .enqueue(() => this.stmts.insert.run(id, hash, player.id, player.displayName, createdAt).changes === 1)
+      .enqueue(() => this.connection.statement(TOKEN_SQL.insert).run(values).changes === 1)
       .then(() => undefined);
+  }
+
+  touchToken(hash: string, at: number): Promise<void> {
+    return this.connection
+      .enqueue(() => this.connection.statement(TOKEN_SQL.touch).run(params([hash, at])).changes === 1)
+      .then(() => undefined);
+  }
+
+  revokeTokensOf(playerId: string): Promise<string[]> {
+    let hashes: string[] = [];
+    return this.connection
+      .enqueue(() => {
+        hashes = this.stmts.revokeOf.all(new Date().toISOString(), playerId).map(row => row.hash);
+        return hashes.length > 0;
+      })
+      .then(() => hashes);
   }
 
   tokenByHash(hash: string): Promise<StoredToken | undefined> {
@@ -88,7 +108,9 @@ export class SqliteTokens implements TokenStore {
   }
 
   validTokenHashes(hashes: readonly string[]): Promise<string[]> {
-    return this.connection.read(() => this.stmts.valid.all(JSON.stringify(hashes)).map(row => row.hash));
+    return this.connection.read(() =>
+      this.stmts.valid.all(JSON.stringify(hashes), JSON.stringify(hashes)).map(row => row.hash),
+    );
   }
 
   tokensIssued(): Promise<boolean> {
