@@ -56,9 +56,17 @@ export async function servedDocument(): Promise<Record<string, unknown>> {
   const store = new MemoryGameStore();
   const bus = new ChangeFeed(store);
   const players: PlayerFeed = new PlayerFeed((gameId, version) => games.gameAt(gameId, version));
-  const games: GameService = new GameService({ store, bus, players, newId: newGameId, clock: () => new Date() });
-  const challenges = new ChallengeService({ store, games, players, ttlMs: 3_600_000 });
-  const seeks = new SeekService({ store, games });
+  const ratings = store;
+  const games: GameService = new GameService({
+    store,
+    ratings,
+    bus,
+    players,
+    newId: newGameId,
+    clock: () => new Date(),
+  });
+  const challenges = new ChallengeService({ store, ratings, games, players, ttlMs: 3_600_000 });
+  const seeks = new SeekService({ store, ratings, games });
   const presence = new GamePresence({ store, now: () => games.now() });
   const chat = new ChatService({ store, games });
   const exports = new GameExports(store, games);
@@ -78,6 +86,7 @@ export async function servedDocument(): Promise<Record<string, unknown>> {
     presence,
     chat,
     exports,
+    ratings,
     engine: noEngine,
   });
   try {

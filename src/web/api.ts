@@ -233,6 +233,15 @@ export const api = {
     ),
   abort: (id: string) => data(() => client().api.POST('/api/board/game/{gameId}/abort', gamePath(id))),
   account: () => data(() => client().api.GET('/api/account')),
+  user: (userId: string) => data(() => client().api.GET('/api/user/{userId}', { params: { path: { userId } } })),
+  ratingHistory: (userId: string) =>
+    data(() => client().api.GET('/api/user/{userId}/rating-history', { params: { path: { userId } } })),
+  recentGames: async (player: string) =>
+    (
+      await data(() =>
+        client().api.GET('/api/board/game', { params: { query: { player, status: 'ended', limit: 10 } } }),
+      )
+    ).games,
   importFen: (body: NewGame & { fen: string }) => data(() => client().api.POST('/api/board/game/import/fen', { body })),
   importPgn: (body: { pgn: string; clock?: ClockRequest }) =>
     data(() => client().api.POST('/api/board/game/import/pgn', { body })),

@@ -40,6 +40,7 @@ import { MyGamesFeed } from './myGames.ts';
 import { renderMyGames } from './myGamesPanel.ts';
 import { NewGamePanel } from './newGamePanel.ts';
 import { PlayPanel, showSeekError } from './playPanel.ts';
+import { PlayerCard } from './playerPanel.ts';
 import { Seeker } from './seek.ts';
 import { renderToken, wireToken } from './tokenPanel.ts';
 import './style.css';
@@ -69,6 +70,8 @@ const seeker = new Seeker(
 myGames.listen(challenges);
 myGames.listen(seeker);
 const play = new PlayPanel(challenges, seeker);
+/** A player's ratings, their history and recent games: the page's player's, or one looked up. */
+const playerCard = new PlayerCard(showStartedGame);
 
 /** The players' room of the game on the board, for a page whose player holds a seat in it. */
 const chat = new ChatFeed(() => chatPanel.render());
@@ -104,6 +107,7 @@ function showAccount(answer: Account): void {
   myGames.follow(answer.player);
   challenges.follow(answer.player);
   seeker.follow(answer.player);
+  playerCard.follow(answer.player?.id);
   game.accountKnown();
 }
 

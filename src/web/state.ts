@@ -168,4 +168,9 @@ export const awaitsRatingChange = (game: {
   rated?: boolean;
   state: GameState;
   white: { ratingDiff?: number };
-}): boolean => game.rated === true && isEnded(game.state) && game.white.ratingDiff === undefined;
+}): boolean =>
+  game.rated === true &&
+  isEnded(game.state) &&
+  game.state.status !== 'aborted' && // an abort, and an end before both sides moved, are not rated
+  game.state.moves.length >= 2 &&
+  game.white.ratingDiff === undefined;

@@ -3,7 +3,8 @@
 /**
  * A rated game on the board page (DECISIONS §21), from the challenge to the rating change: Ann challenges Bob with
  * the Rated box ticked; both windows show each side's rating beside its name (new players: 1500, provisional), and
- * when Bob mates, both show each side's change, as the API rates it.
+ * when Bob mates, both show each side's change, as the API rates it; Bob's player card then shows his new rating,
+ * its history and the game.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -81,5 +82,14 @@ test('a rated challenge to the rating change: ratings beside the names, then eac
       await waitForText(page, 'rating-diff-white', String(over.white.ratingDiff));
       await waitForText(page, 'rating-diff-black', `+${over.black.ratingDiff}`);
     }
+
+    // Bob's player card, in his lobby: his blitz rating first, its history charted, the game among his recent ones.
+    await bob.goto(`${env.url}/`);
+    await bob.waitForSelector(byTestId('player-card'), { state: 'visible' });
+    await waitForText(bob, 'player-card-name', 'Bob');
+    const rows = await bob.locator(byTestId('player-card-perf')).allTextContents();
+    assert.equal(rows[0], `Blitz${1500 + over.black.ratingDiff}?1 game`);
+    assert.equal(await bob.locator(`${byTestId('player-card-chart')} polyline[data-perf="Blitz"]`).count(), 1);
+    assert.equal(await bob.locator(byTestId('player-card-game')).count(), 1);
   }),
 );
