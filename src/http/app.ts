@@ -7,8 +7,6 @@
  * const res = await app.inject({ method: 'POST', url: '/api/board/game' });
  * ```
  */
-import type { ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import Fastify, {
   LogController,
   type FastifyInstance,
@@ -55,6 +53,7 @@ import type { ChatService } from '../service/chat.ts';
 import type { RatingStore } from '../store/ratings.ts';
 import type { PlayerTokens } from '../service/tokens.ts';
 import { redactQuery } from './redact.ts';
+import { oneAtATimePerConnection } from './pipelining.ts';
 import { allowedMethods } from './methods.ts';
 import { listingCursors } from './cursors.ts';
 import { completeErrorResponses, describeBody, readTypedQueries } from './schemas.ts';
@@ -110,52 +109,6 @@ const MAX_PARAM_LENGTH = 16 * 1024;
 
 /** Log paths that could hold credentials; pino writes them as '[redacted]' (DECISIONS §12: never tokens). */
 const REDACTED = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'];
-
-/** The requests of one connection: whether one is running, and the next ones' starts, in arrival order. */
-interface ConnectionQueue {
-  current: ServerResponse; // the response of the request that went on last
-  waiting: Array<() => void>; // the requests after it, in order
-}
-const connectionQueues = new WeakMap<object, ConnectionQueue>();
-
-/**
- * An onRequest hook that lets a request go on only once the previous request of its connection has been answered
- * (its response closed, which a stream's does when it ends). A request alone on its connection, the usual case,
- * goes on at once, and only a request that has to wait listens for the end of the one before it.
- */
-function oneAtATimePerConnection(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-  const connection = request.raw.socket as Socket | null;
-  if (!connection) return done();
-  const queue = connectionQueues.get(connection);
-  if (!queue) {
-    connectionQueues.set(connection, { current: reply.raw, waiting: [] });
-    return done();
-  }
-  if (queue.waiting.length === 0 && queue.current.closed) {
-    queue.current = reply.raw;
-    return done();
-  }
-  queue.waiting.push(() => {
-    queue.current = reply.raw;
-    done();
-  });
-  if (queue.waiting.length === 1) startNextAfterCurrent(queue, connection);
-}
-
-/** Lets the first waiting request go on once the current response has closed, and so on while requests wait. */
-function startNextAfterCurrent(queue: ConnectionQueue, connection: Socket): void {
-  let started = false;
-  const next = () => {
-    if (started) return;
-    started = true;
-    queue.waiting.shift()?.();
-    if (queue.waiting.length > 0) startNextAfterCurrent(queue, connection);
-  };
-  if (queue.current.closed) return process.nextTick(next);
-  queue.current.once('close', next);
-  // A connection already gone closes no response of its own any more: let the next one go on too.
-  if (connection.destroyed) process.nextTick(next);
-}
 
 /** The format of DECISIONS §15's text, for the validators: no unpaired surrogate. */
 const WELL_FORMED_FORMAT = { [WELL_FORMED]: (text: string) => text.isWellFormed() };
