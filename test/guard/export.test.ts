@@ -5,7 +5,7 @@
  * reading: the server lives within its heap limit (HEAP_LIMIT_MIB, where the archive would not fit), its heap in use
  * (its own /metrics, sampled throughout) stays under it, and under STOPPED_HEAP_BOUND_MIB while the reader is stopped; the first
  * game comes within a second, every game comes once, and the stopped reader is sent no more than a page or so until
- * it reads again.
+ * it reads again. Each export counts as one of the client's streams (MAX_STREAMS_PER_CLIENT).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -47,6 +47,7 @@ test(`an export of ${GAMES} games: the server's heap stays under ${HEAP_BOUND_MI
     DATABASE_URL: path,
     NODE_OPTIONS: `--max-old-space-size=${HEAP_LIMIT_MIB}`,
     RATE_LIMIT_MAX: '0',
+    MAX_STREAMS_PER_CLIENT: '1',
   });
   t.after(() => server.stop('SIGKILL'));
   let peak = 0;
@@ -116,6 +117,10 @@ test(`an export of ${GAMES} games: the server's heap stays under ${HEAP_BOUND_MI
   t.assert.ok(received.bytes < total / 10, `a stopped reader got ${received.bytes} of about ${total} bytes`);
   t.assert.equal(received.bytes, whileStopped, 'nothing more while stopped');
   const heapWhileStopped = await heapUsed(server.url);
+  // The stopped export is one of the client's streams: with a cap of one, another is refused before it starts.
+  const second = await fetch(`${server.url}/api/games/user/${PLAYER}`);
+  t.assert.equal(second.status, 429);
+  t.assert.equal(((await second.json()) as { code: string }).code, 'RATE_LIMITED');
   // Reading again, it gets the rest.
   paused.removeAllListeners('data');
   paused.on('data', read);
