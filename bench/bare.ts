@@ -16,6 +16,7 @@ export interface Fixtures {
   move: unknown; // POST /api/board/game/{id}/move/{uci}: a GameState
   created: unknown; // POST /api/board/game: a GameFull
   imported: unknown; // POST /api/board/game/import/pgn: a GameFull
+  exported: string; // GET /api/games/user/{id}: a player's games as PGN
 }
 
 const fixtures = JSON.parse(readFileSync(process.env.FIXTURES!, 'utf8')) as Fixtures;
@@ -27,6 +28,9 @@ app.post('/api/board/game/import/pgn', async (_request, reply) => reply.code(201
 app.get('/api/board/game/:gameId', async () => fixtures.game);
 app.get('/api/board/game/:gameId/moves', async () => fixtures.moves);
 app.post('/api/board/game/:gameId/move/:uci', async () => fixtures.move);
+app.get('/api/games/user/:id', async (_request, reply) =>
+  reply.type('application/x-chess-pgn; charset=utf-8').send(fixtures.exported),
+);
 
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));

@@ -12,7 +12,7 @@
  * npm run bench -- --store postgres               # one store (sqlite, postgres or both, the default)
  * POSTGRES=0 npm run bench                        # the same as --store sqlite
  * npm run bench -- --store postgres --instances 2 # also two PostgreSQL instances behind one port
- * WORKLOADS=move,import npm run bench             # some of getGame, move, moves, create, import, growth
+ * WORKLOADS=move,import npm run bench             # some of getGame, move, moves, create, import, export, growth
  * WORKLOADS=growth npm run bench                  # what a durable write costs at 10 and at 400 plies
  * ROUNDS=5 DURATION=8 CONNECTIONS=10 npm run bench
  * PROFILE_DIR=./profiles npm run bench            # also a CPU profile of each store's service
@@ -32,7 +32,9 @@
  *
  * Workloads: GET a game of 80 plies, POST a move (each game gets a fixed cycle of knight moves, spread over
  * enough fresh games that none reaches fivefold repetition), GET the legal moves of a middlegame position, POST
- * create, POST import of an 80-ply PGN; by default all five. `growth` (only when named) imports 32 games of 10
+ * create, POST import of an 80-ply PGN, GET a player's 100 newest games as PGN (the 100 games of 80 plies imported
+ * before the rounds: the export's `until` leaves out the games the other workloads make); by default all six (five
+ * with --against, whose other build may not export). `growth` (only when named) imports 32 games of 10
  * plies and 32 of 400 plies into each store and sends them alternating undo and redo: the writes per second and
  * the service's CPU per write at both lengths.
  *
@@ -76,6 +78,7 @@ import { GROWTH_GAMES, GROWTH_PLIES, groupTable, growthTable, throughputTable } 
 import {
   PLIES_PER_GAME,
   THROUGHPUT,
+  EXPORT_GAMES,
   TITLES as titles,
   type Job,
   type RoundResult,
@@ -142,7 +145,7 @@ async function main(): Promise<void> {
   const all: Workload[] = [...THROUGHPUT, 'growth'];
   const unknown = only?.filter(name => !all.some(w => w === name));
   if (unknown?.length) throw new Error(`WORKLOADS: some of ${all.join(', ')}; got '${unknown.join(',')}'`);
-  const chosen = only ? all.filter(w => only.includes(w)) : THROUGHPUT;
+  const chosen = only ? all.filter(w => only.includes(w)) : THROUGHPUT.filter(w => !against || w !== 'export'); // another build may not export
   const dir = mkdtempSync(join(tmpdir(), 'bench-run-'));
   const sqlitePath = join(dir, 'chess.sqlite');
   const profileDir = process.env.PROFILE_DIR;
@@ -269,12 +272,16 @@ async function main(): Promise<void> {
       (await json(`${target.url}/api/board/game/import/pgn`, { ...post, body: JSON.stringify({ pgn: text }) })) as {
         gameId: string;
       };
-    const fixtureIds = new Map<Target, { game: string; middlegame: string }>();
+    const fixtureIds = new Map<Target, { game: string; middlegame: string; exportPath: string }>();
     let imported: unknown;
     for (const target of [...services.values(), ...others.values(), ...(group ? [group] : [])]) {
       const game = await importPgn(target, pgn);
       imported ??= game;
-      fixtureIds.set(target, { game: game.gameId, middlegame: (await importPgn(target, middle)).gameId });
+      const middlegame = (await importPgn(target, middle)).gameId;
+      // A player's games to export: the imports' white (p1); `until` leaves out the games made later.
+      if (chosen.includes('export')) await inParallel(EXPORT_GAMES, 8, () => importPgn(target, pgn));
+      const exportPath = `/api/games/user/p1?ongoing=true&max=${EXPORT_GAMES}&until=${Date.now()}`;
+      fixtureIds.set(target, { game: game.gameId, middlegame, exportPath });
     }
     const first = services.get(stores[0]!)!;
     const api = `${first.url}/api/board/game`;
@@ -285,6 +292,7 @@ async function main(): Promise<void> {
       move: await json(`${api}/${created.gameId}/move/g1f3`, { method: 'POST' }),
       created,
       imported,
+      exported: await (await fetch(`${first.url}${fixtureIds.get(first)!.exportPath}`)).text(),
     };
     const fixturesPath = join(dir, 'fixtures.json');
     writeFileSync(fixturesPath, JSON.stringify(fixtures));
@@ -307,6 +315,7 @@ async function main(): Promise<void> {
       gameId: workload === 'moves' ? fixtureIds.get(target)!.middlegame : fixtureIds.get(target)!.game,
       gameIds: [],
       pgn,
+      exportPath: fixtureIds.get(target)!.exportPath,
       games: 0,
       track: false,
       pids: target.procs.map(proc => proc.pid!),

@@ -6,6 +6,7 @@
  * - `move`: POST a move, each game a fixed cycle of knight moves, spread over enough fresh games that none reaches
  *   fivefold repetition;
  * - `create`: POST create; `import`: POST import of an 80-ply PGN;
+ * - `export`: GET a player's 100 newest games of 80 plies as PGN (DECISIONS §22: `GET /api/games/user/{id}`);
  * - `growth` (only when named): alternating undo and redo in games of 10 and of 400 plies.
  */
 import { inParallel } from './common.ts';
@@ -15,8 +16,10 @@ import { inParallel } from './common.ts';
 export const CYCLE = ['g1f3', 'g8f6', 'b1c3', 'b8c6', 'f3g1', 'f6g8', 'c3b1', 'c6b8'];
 export const PLIES_PER_GAME = 32;
 
-export type Workload = 'getGame' | 'move' | 'moves' | 'create' | 'import' | 'growth';
-export const THROUGHPUT: Workload[] = ['getGame', 'move', 'moves', 'create', 'import'];
+export type Workload = 'getGame' | 'move' | 'moves' | 'create' | 'import' | 'export' | 'growth';
+export const THROUGHPUT: Workload[] = ['getGame', 'move', 'moves', 'create', 'import', 'export'];
+/** The games of a player's export in the `export` workload. */
+export const EXPORT_GAMES = 100;
 
 export const TITLES: Record<Workload, string> = {
   getGame: 'GET game (80 plies)',
@@ -24,6 +27,7 @@ export const TITLES: Record<Workload, string> = {
   moves: 'GET moves (middlegame)',
   create: 'POST create',
   import: 'POST import/pgn (80 plies)',
+  export: `GET a player's ${EXPORT_GAMES} games (PGN)`,
   growth: 'growth',
 };
 
@@ -36,6 +40,7 @@ export interface Job {
   gameId: string; // for getGame and moves
   gameIds: string[]; // for growth: the games to undo and redo in
   pgn: string; // for import
+  exportPath: string; // for export: the path and query of a player's games
   games: number; // for move: fresh games to spread the moves over
   track: boolean; // for move: report the acknowledged moves per game
   pids: number[]; // the target's processes, whose CPU time the round measures
@@ -127,6 +132,7 @@ export async function requestsOf(job: Job, acked: Record<string, number>): Promi
   } else if (job.workload === 'getGame') requests = [{ method: 'GET', path: `${base}/${job.gameId}` }];
   else if (job.workload === 'moves') requests = [{ method: 'GET', path: `${base}/${job.gameId}/moves` }];
   else if (job.workload === 'create') requests = [{ method: 'POST', path: base }];
+  else if (job.workload === 'export') requests = [{ method: 'GET', path: job.exportPath }];
   else {
     requests = [
       {

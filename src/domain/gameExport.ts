@@ -9,7 +9,6 @@
  * gameJsonOf(game, { site, moves: true, tags: true, clocks: false, pgnInJson: false, lastFen: false });
  * ```
  */
-import { makeComment } from 'chessops/pgn';
 import type { ExportPlayer, GameJson } from '../contract/gameExport.ts';
 import type { PlayerInfo } from '../contract/shapes.ts';
 import { isCorrespondence } from './clock.ts';
@@ -46,6 +45,18 @@ const PERF_TITLES = {
   classical: 'Classical',
   correspondence: 'Correspondence',
 } as const;
+
+const twoDigits = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+
+/**
+ * The `[%clk h:mm:ss]` comment of a time left, in whole seconds rounded down, as chessops's makeComment writes it
+ * (written here: an export writes one per move of every game, and makeComment costs forty times as much).
+ */
+export function clockComment(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  const hours = Math.floor(seconds / 3600);
+  return `[%clk ${hours}:${twoDigits(Math.floor(seconds / 60) % 60)}:${twoDigits(seconds % 60)}]`;
+}
 
 /** `YYYY.MM.DD` of an ISO time, as PGN writes dates. */
 const pgnDate = (iso: string): string => iso.slice(0, 10).replace(/-/g, '.');
@@ -94,7 +105,7 @@ export function exportPgnOf(game: Game, include: Pick<ExportInclude, 'site' | 'm
   const { record } = game;
   const control = record.clock?.control;
   const withClocks = include.moves && include.clocks && control !== undefined && !isCorrespondence(control);
-  const comments = withClocks ? record.moveClocks.map(ms => makeComment({ clock: Math.floor(ms / 1000) })) : undefined;
+  const comments = withClocks ? record.moveClocks.map(clockComment) : undefined;
   const text = makePgnText({
     tags: include.tags ? pgnTagsOf(game, include.site) : [],
     startPly: game.startPly,

@@ -91,4 +91,8 @@ export function checkMove(pos: Chess, uci: string): MoveCheck {
   return { kind: 'legal', move };
 }
 
+/** The chessops move of a stored move, legal when it was stored: parsed and normalized, not checked again. */
+export const storedMove = (pos: Chess, uci: string): NormalMove =>
+  normalizeMove(pos, parseUci(uci) as NormalMove) as NormalMove;
+
 export type { Move, Role };

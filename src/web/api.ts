@@ -249,6 +249,14 @@ export const api = {
     data(() => client().api.GET('/api/board/game/{gameId}/export/fen', { ...gamePath(id), parseAs: 'text' })),
   exportPgn: (id: string) =>
     data(() => client().api.GET('/api/board/game/{gameId}/export/pgn', { ...gamePath(id), parseAs: 'text' })),
+  /** Every game of a player, ongoing ones too, as one PGN (DECISIONS §22). */
+  playerGamesPgn: (player: string) =>
+    data(() =>
+      client().api.GET('/api/games/user/{id}', {
+        params: { path: { id: player }, query: { ongoing: true } },
+        parseAs: 'text',
+      }),
+    ),
   /** The game's stream: a gameFull line, then gameState lines. */
   stream: (id: string, onBytes: () => void, signal: AbortSignal) =>
     openStream(onBytes, '/api/board/game/{gameId}/stream', { ...gamePath(id), signal }),

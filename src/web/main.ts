@@ -37,7 +37,7 @@ import { renderExport, wireExport } from './exportPanel.ts';
 import { renderGame, ui } from './gamePanel.ts';
 import { GameSession } from './gameSession.ts';
 import { MyGamesFeed } from './myGames.ts';
-import { renderMyGames } from './myGamesPanel.ts';
+import { renderMyGames, wireMyGamesDownload } from './myGamesPanel.ts';
 import { NewGamePanel } from './newGamePanel.ts';
 import { PlayPanel, showSeekError } from './playPanel.ts';
 import { PlayerCard } from './playerPanel.ts';
@@ -120,6 +120,7 @@ function followNobody(): void {
 }
 
 wireExport(() => game.session?.id);
+wireMyGamesDownload(() => myGames.player?.id);
 wireToken({
   saved: () => {
     followNobody(); // until the service says whose the token is

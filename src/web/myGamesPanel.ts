@@ -5,10 +5,12 @@
  *
  * ```ts
  * renderMyGames(myGames, session?.game, id => openGame(id, 'push')); // after every change
+ * wireMyGamesDownload(() => myGames.player?.id); // "Download my games": every game of the player, as one PGN
  * ```
  */
-import type { GameFull } from './api.ts';
-import { elements, h, showConnection, showText, tag } from './dom.ts';
+import { api, asApiError, type GameFull } from './api.ts';
+import { el, elements, h, on, showConnection, showText, tag } from './dom.ts';
+import { download } from './exportPanel.ts';
 import type { MyGamesFeed } from './myGames.ts';
 import { myGameRowsOf, type MyGameRow } from './myGamesState.ts';
 
@@ -47,4 +49,19 @@ function gameButton(row: MyGameRow, open: (gameId: string) => void): HTMLButtonE
   if (row.open) button.setAttribute('aria-current', 'true');
   button.addEventListener('click', () => open(row.gameId));
   return button;
+}
+
+/** The "Download my games" button: every game of the player `player()` names when clicked, as one PGN file. */
+export function wireMyGamesDownload(player: () => string | undefined): void {
+  const notice = el('download-my-games-notice');
+  on(el<HTMLButtonElement>('download-my-games'), 'click', async () => {
+    const id = player();
+    if (!id) return;
+    notice.textContent = 'Downloading…';
+    try {
+      download(`games-${id}.pgn`, await api.playerGamesPgn(id), 'application/x-chess-pgn', notice);
+    } catch (error) {
+      notice.textContent = asApiError(error).message;
+    }
+  });
 }

@@ -23,6 +23,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildWeb } from '../../scripts/build.ts';
 import { buildApp, type AppDeps } from '../../src/http/app.ts';
+import { GameExports } from '../../src/service/gameExports.ts';
 import { GameService } from '../../src/service/games.ts';
 import { ChangeFeed } from '../../src/bus/feed.ts';
 import { PlayerFeed } from '../../src/bus/players.ts';
@@ -84,7 +85,10 @@ export interface BrowserEnv {
  * Settings of the app under test besides its store (e.g. `tokens`). With `engine`, the computer opponent
  * (DECISIONS §18): `POST /api/challenge/ai`, and the engine's turns played on the app's store, as the server does.
  */
-export type AppOptions = Omit<AppDeps, 'games' | 'store' | 'bus' | 'players' | 'challenges' | 'seeks' | 'chat'> & {
+export type AppOptions = Omit<
+  AppDeps,
+  'games' | 'store' | 'bus' | 'players' | 'challenges' | 'seeks' | 'chat' | 'exports'
+> & {
   /**
    * Challenges and seeks (DECISIONS §16), kept in the app's store; the players challenges know are those whose
    * tokens that store issued, so the app's player tokens are the store's own (env.playerTokens) unless
@@ -121,10 +125,12 @@ export async function startBrowserEnv(executablePath: string, options: AppOption
           oauth: new OAuth({ store, tokens: playerTokens, now: Date.now }),
         }
       : undefined;
+  const exports = new GameExports(store, games); // a player's games as lichess exports them
   const app = await buildApp({
     ...deps,
     ...(accounts ? { accounts } : {}),
     chat,
+    exports,
     ...(playerTokens ? { playerTokens } : {}),
     ...(challenges ? { challenges } : {}),
     ...(seeks ? { seeks } : {}),

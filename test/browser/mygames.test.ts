@@ -166,3 +166,29 @@ test('without a player token there is no My games panel; forgetting the token hi
     await ann.waitForSelector(`${byTestId('my-games')}[hidden]`, { state: 'attached' });
   }),
 );
+
+test('Download my games: every game of the player, ongoing ones too, as one PGN file', { skip }, t =>
+  env.run(t, async ({ open }) => {
+    const games: string[] = [];
+    for (const sides of [
+      { white: ANN, black: BOB },
+      { white: BOB, black: ANN },
+    ]) {
+      const created = await env.api('POST', '/api/board/game', sides, SERVICE);
+      assert.equal(created.statusCode, 201, created.body);
+      games.push((JSON.parse(created.body) as { gameId: string }).gameId);
+    }
+    const resigned = await env.api('POST', `/api/board/game/${games[0]}/resign`, undefined, SERVICE);
+    assert.equal(resigned.statusCode, 200, resigned.body);
+    const ann = await openAs(open, ANN);
+    await waitPanelLive(ann);
+    const [download] = await Promise.all([ann.waitForEvent('download'), ann.click(byTestId('download-my-games'))]);
+    assert.equal(download.suggestedFilename(), 'games-ann.pgn');
+    const chunks: Buffer[] = [];
+    for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const ids = [...text.matchAll(/\[GameId "(\w+)"\]/g)].map(match => match[1]);
+    for (const id of games) assert.ok(ids.includes(id), `${id} in the download`);
+    await waitForText(ann, 'download-my-games-notice', 'games-ann.pgn downloaded');
+  }),
+);

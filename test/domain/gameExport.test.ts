@@ -4,9 +4,10 @@
  * moves and position.
  */
 import { test, type TestContext } from 'node:test';
-import { gameFromFen, newGame, type Game } from '../../src/domain/game.ts';
+import { makeComment } from 'chessops/pgn';
+import { gameFromFen, newGame, restoreGame, type Game } from '../../src/domain/game.ts';
 import { abort, makeMove, resign } from '../../src/domain/transitions.ts';
-import { EXPORT_DEFAULTS, exportPgnOf, gameJsonOf, pgnTagsOf } from '../../src/domain/gameExport.ts';
+import { EXPORT_DEFAULTS, clockComment, exportPgnOf, gameJsonOf, pgnTagsOf } from '../../src/domain/gameExport.ts';
 import { gameFromPgn } from '../../src/domain/pgn.ts';
 import { engineSeat } from '../../src/domain/engineSeat.ts';
 import { assertLichess } from '../helpers/lichess.ts';
@@ -149,4 +150,19 @@ test('PGN: [%clk] comments only when asked, no tags or no moves when asked, and 
   if (!back.ok) throw new Error(back.error.message);
   t.assert.deepEqual(back.value.record.moves, played.record.moves);
   t.assert.equal(back.value.fen, played.fen);
+});
+
+test('[%clk] comments read as chessops writes them, for any time', (t: TestContext) => {
+  for (const ms of [0, 999, 1_000, 59_999, 60_000, 3_599_999, 3_600_000, 10_800_000, 36_000_000 + 61_500]) {
+    t.assert.equal(clockComment(ms), makeComment({ clock: Math.floor(ms / 1000) }), String(ms));
+  }
+});
+
+test('a stored game restored without checking its moves again is the game restored with the check', (t: TestContext) => {
+  const game = play(blitz(), ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'g8f6', 'e1g1', 'f8c5', 'd2d4', 'e5d4'], 1_000);
+  const trusted = restoreGame(game.record, { trusted: true });
+  const checked = restoreGame(game.record);
+  t.assert.deepEqual(trusted.sans, checked.sans);
+  t.assert.equal(trusted.fen, checked.fen);
+  t.assert.equal(exportPgnOf(trusted, ALL), exportPgnOf(checked, ALL));
 });

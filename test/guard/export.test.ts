@@ -5,7 +5,7 @@
  * reading: the server lives within its heap limit (HEAP_LIMIT_MIB, where the archive would not fit), its heap in use
  * (its own /metrics, sampled throughout) stays under it, and under STOPPED_HEAP_BOUND_MIB while the reader is stopped; the first
  * game comes within a second, every game comes once, and the stopped reader is sent no more than a page or so until
- * it reads again.
+ * it reads again. Each export counts as one of the client's streams (MAX_STREAMS_PER_CLIENT).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -13,9 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { GameRecord } from '../../src/domain/game.ts';
-import { INITIAL_FEN } from '../../src/domain/notation.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
+import { archiveRecord } from '../helpers/archive.ts';
 import { startServer } from '../helpers/server.ts';
 
 const GAMES = 20_000;
@@ -23,44 +22,11 @@ const HEAP_LIMIT_MIB = 64;
 const HEAP_BOUND_MIB = 64;
 const STOPPED_HEAP_BOUND_MIB = 40;
 const PLAYER = 'archivist';
-/** 40 plies of a real game (a Ruy Lopez), as UCI. */
-const LINE =
-  'e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6 c2c3 e8g8 h2h3 c6b8 d2d4 b8d7 ' +
-  'b1d2 c8b7 b3c2 f8e8 d2f1 e7f8 f1g3 g7g6 c1g5 h7h6 g5d2 f8g7 a2a4 c7c5 d4d5 c5c4 b2b4 d7b6 a4a5 b6d7';
-
-function record(i: number): GameRecord {
-  const moves = LINE.split(' ');
-  const at = Date.UTC(2020, 0, 1) + i * 60_000;
-  return {
-    id: `Ex${String(i).padStart(6, '0')}`,
-    version: 1,
-    createdAt: new Date(at).toISOString(),
-    white: i % 2 === 0 ? { id: PLAYER, displayName: 'Archivist' } : { id: `opp${i % 50}`, displayName: 'Opponent' },
-    black: i % 2 === 0 ? { id: `opp${i % 50}`, displayName: 'Opponent' } : { id: PLAYER, displayName: 'Archivist' },
-    startFen: INITIAL_FEN,
-    moves,
-    redo: [],
-    pendingPromotion: null,
-    drawOffer: null,
-    takebackOffer: null,
-    result: { kind: 'resign', winner: i % 3 === 0 ? 'white' : 'black' },
-    clock: {
-      control: { initial: 300_000, increment: 3_000 },
-      white: 250_000,
-      black: 250_000,
-      since: at,
-      phase: 2,
-      timedFrom: 2,
-    },
-    moveClocks: moves.map((_, ply) => 300_000 - ply * 2_000),
-  };
-}
-
 /** The store file of the player's games, written before the server opens it. */
 async function archive(path: string): Promise<void> {
   const store = SqliteGameStore.open(path);
   for (let i = 0; i < GAMES; i += 1000) {
-    const batch = Array.from({ length: Math.min(1000, GAMES - i) }, (_, k) => record(i + k));
+    const batch = Array.from({ length: Math.min(1000, GAMES - i) }, (_, k) => archiveRecord(i + k, PLAYER));
     await Promise.all(batch.map(game => store.create(game, { deadline: null, ended: true })));
   }
   await store.close();
@@ -81,6 +47,7 @@ test(`an export of ${GAMES} games: the server's heap stays under ${HEAP_BOUND_MI
     DATABASE_URL: path,
     NODE_OPTIONS: `--max-old-space-size=${HEAP_LIMIT_MIB}`,
     RATE_LIMIT_MAX: '0',
+    MAX_STREAMS_PER_CLIENT: '1',
   });
   t.after(() => server.stop('SIGKILL'));
   let peak = 0;
@@ -150,6 +117,10 @@ test(`an export of ${GAMES} games: the server's heap stays under ${HEAP_BOUND_MI
   t.assert.ok(received.bytes < total / 10, `a stopped reader got ${received.bytes} of about ${total} bytes`);
   t.assert.equal(received.bytes, whileStopped, 'nothing more while stopped');
   const heapWhileStopped = await heapUsed(server.url);
+  // The stopped export is one of the client's streams: with a cap of one, another is refused before it starts.
+  const second = await fetch(`${server.url}/api/games/user/${PLAYER}`);
+  t.assert.equal(second.status, 429);
+  t.assert.equal(((await second.json()) as { code: string }).code, 'RATE_LIMITED');
   // Reading again, it gets the rest.
   paused.removeAllListeners('data');
   paused.on('data', read);

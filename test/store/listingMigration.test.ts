@@ -14,6 +14,8 @@ import { migrations } from '../../src/store/migrations.ts';
 import { PostgresGameStore } from '../../src/store/postgres.ts';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import type { GameStore } from '../../src/store/store.ts';
+import type { HistoryStore } from '../../src/store/history.ts';
+import type { HistoryQuery } from '../../src/domain/history.ts';
 import { makeRecord } from './gameStore.contract.ts';
 import { createTestDatabase, postgresSkip } from '../helpers/postgres.ts';
 
@@ -53,6 +55,15 @@ async function checkListing(t: TestContext, store: GameStore): Promise<void> {
   for (const { record } of OLD_GAMES) {
     t.assert.deepEqual(await store.get(record.id), record, 'each game as it was: its moves now rows of their own');
   }
+  // A player's games for export (migration 0040): the games stored before are indexed, by creation then id.
+  const history = store as GameStore & HistoryStore;
+  const exported = async (query: Partial<HistoryQuery>) =>
+    (await history.playerGames({ player: 'ann', order: 'desc', limit: 10, ...query })).map(record => record.id);
+  const byId = [ongoing!, mated!, resigned!].sort();
+  t.assert.deepEqual(await exported({}), [...byId].reverse(), 'one creation time: by id');
+  t.assert.deepEqual(await exported({ ended: true }), [resigned, mated].sort().reverse());
+  t.assert.deepEqual(await exported({ color: 'black' }), [mated]);
+  t.assert.deepEqual(await exported({ vs: 'bob', ended: false }), [ongoing]);
   // A new write takes the next place.
   const record = (await store.get(mated!))!;
   t.assert.equal(await store.update({ ...record, version: record.version + 1 }, record.version), true);
