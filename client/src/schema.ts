@@ -1739,8 +1739,10 @@ export interface components {
         /** @description the display name */
         name: string;
       };
-      /** @description no ratings yet: 1500 */
+      /** @description a rated game's rating as it began; 1500 where none was recorded */
       rating: number;
+      /** @description the rating change, once a rated game is over */
+      ratingDiff?: number;
       provisional?: boolean;
       /** @description the computer's level */
       aiLevel?: number;

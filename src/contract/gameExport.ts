@@ -11,11 +11,12 @@ import { ref } from './shapes.ts';
 
 const Color = Type.Union([Type.Literal('white'), Type.Literal('black')]);
 
-/** A seat as lichess's GamePlayerUser: the user, and lichess's neutral rating until ratings exist. */
+/** A seat as lichess's GamePlayerUser: the user, the rating the game began with (DECISIONS §21) and its change. */
 export const ExportPlayer = Type.Object(
   {
     user: Type.Object({ id: Type.String(), name: Type.String({ description: 'the display name' }) }),
-    rating: Type.Integer({ description: 'no ratings yet: 1500' }),
+    rating: Type.Integer({ description: "a rated game's rating as it began; 1500 where none was recorded" }),
+    ratingDiff: Type.Optional(Type.Integer({ description: 'the rating change, once a rated game is over' })),
     provisional: Type.Optional(Type.Boolean()),
     aiLevel: Type.Optional(Type.Integer({ minimum: 1, maximum: 8, description: "the computer's level" })),
   },

@@ -13,8 +13,9 @@ import type { ExportPlayer, GameJson } from '../contract/gameExport.ts';
 import type { PlayerInfo } from '../contract/shapes.ts';
 import { isCorrespondence } from './clock.ts';
 import { engineLevelOf } from './engineSeat.ts';
-import type { Game } from './game.ts';
+import type { Game, SeatRating } from './game.ts';
 import { lichessStatus, speedOfControl } from './lichess.ts';
+import { ratingTags } from './ratings.ts';
 import { INITIAL_FEN, makePgnText } from './notation.ts';
 import { isOver, resultToken, statusOf, winnerOf } from './status.ts';
 
@@ -72,8 +73,8 @@ function terminationOf(game: Game): string {
 
 /**
  * The PGN tags of a game, in lichess's order: the seven of the roster, GameId, the time as UTC, the variant, the
- * time control, the termination, and SetUp/FEN for a game from a position. The ratings (WhiteElo, BlackElo,
- * WhiteRatingDiff, BlackRatingDiff) go after UTCTime once games are rated.
+ * time control, the termination, and SetUp/FEN for a game from a position; a rated game's ratings (WhiteElo,
+ * BlackElo, WhiteRatingDiff, BlackRatingDiff, DECISIONS §21) after UTCTime, as lichess writes them.
  */
 export function pgnTagsOf(game: Game, site: string): Array<[string, string]> {
   const { record } = game;
@@ -92,6 +93,7 @@ export function pgnTagsOf(game: Game, site: string): Array<[string, string]> {
     ['GameId', record.id],
     ['UTCDate', pgnDate(record.createdAt)],
     ['UTCTime', record.createdAt.slice(11, 19)],
+    ...(ratingTags(record)?.tags ?? []),
     ['Variant', fromPosition ? 'From Position' : 'Standard'],
     ['TimeControl', timeControl],
     ['Termination', terminationOf(game)],
@@ -116,17 +118,28 @@ export function exportPgnOf(game: Game, include: Pick<ExportInclude, 'site' | 'm
   return include.tags ? text : text.replace(/^\n\n/, '');
 }
 
-/** A seat as lichess's GamePlayerUser: the player, lichess's neutral rating, the computer's level. */
-export function exportPlayerOf(player: PlayerInfo): ExportPlayer {
-  const seat: ExportPlayer = { user: { id: player.id, name: player.displayName }, rating: 1500, provisional: true };
+/**
+ * A seat as lichess's GamePlayerUser: the player, their rating as the game began (a rated game's, DECISIONS §21;
+ * lichess's neutral 1500 where none was recorded) and its change once rated, the computer's level.
+ */
+export function exportPlayerOf(player: PlayerInfo, rating?: SeatRating): ExportPlayer {
+  const user = { id: player.id, name: player.displayName };
+  const seat: ExportPlayer = rating
+    ? {
+        user,
+        rating: rating.rating,
+        ...(rating.ratingDiff === undefined ? {} : { ratingDiff: rating.ratingDiff }),
+        ...(rating.provisional ? { provisional: true } : {}),
+      }
+    : { user, rating: 1500, provisional: true };
   const level = engineLevelOf(player);
   return level === undefined ? seat : { ...seat, aiLevel: level };
 }
 
 /** The players of a game's GameJson. */
 export const exportPlayersOf = (game: Game): GameJson['players'] => ({
-  white: exportPlayerOf(game.record.white),
-  black: exportPlayerOf(game.record.black),
+  white: exportPlayerOf(game.record.white, game.record.ratings?.white),
+  black: exportPlayerOf(game.record.black, game.record.ratings?.black),
 });
 
 /** A game as lichess's GameJson, with what `include` asks for. */

@@ -166,3 +166,50 @@ test('a stored game restored without checking its moves again is the game restor
   t.assert.equal(trusted.fen, checked.fen);
   t.assert.equal(exportPgnOf(trusted, ALL), exportPgnOf(checked, ALL));
 });
+
+test('a rated game exports its ratings: the Elo tags after UTCTime as lichess orders them, and GameJson players with their changes', (t: TestContext) => {
+  const played = play(blitz(), ['f2f3', 'e7e5', 'g2g4', 'd8h4'], 3_210);
+  const game: Game = {
+    ...played,
+    record: {
+      ...played.record,
+      rated: true,
+      ratings: {
+        white: { rating: 1712, provisional: false, ratingDiff: -9 },
+        black: { rating: 1500, provisional: true, ratingDiff: 187 },
+      },
+    },
+  };
+  const tags = pgnTagsOf(game, SITE);
+  const names = tags.map(([name]) => name);
+  t.assert.deepEqual(names.slice(names.indexOf('UTCTime') + 1, names.indexOf('Variant')), [
+    'WhiteElo',
+    'BlackElo',
+    'WhiteRatingDiff',
+    'BlackRatingDiff',
+  ]);
+  t.assert.deepEqual(
+    tags.filter(([name]) => /Elo|RatingDiff|Event/.test(name)),
+    [
+      ['Event', 'Rated Blitz game'],
+      ['WhiteElo', '1712'],
+      ['BlackElo', '1500'],
+      ['WhiteRatingDiff', '-9'],
+      ['BlackRatingDiff', '+187'],
+    ],
+  );
+  const json = gameJsonOf(game, ALL);
+  assertLichess('GameJson', json);
+  t.assert.equal(json.rated, true);
+  t.assert.deepEqual(json.players.white, { user: { id: 'ann', name: 'Ann "the" Bold' }, rating: 1712, ratingDiff: -9 });
+  t.assert.deepEqual(json.players.black, {
+    user: { id: 'bob', name: 'Bob' },
+    rating: 1500,
+    ratingDiff: 187,
+    provisional: true,
+  });
+  // The PGN reads back through the service's own import with its tags.
+  const back = gameFromPgn({ id: 'ReadBack', createdAt }, exportPgnOf(game, ALL), { maxPlies: 10_000 });
+  if (!back.ok) throw new Error(back.error.message);
+  t.assert.deepEqual(back.value.record.moves, game.record.moves);
+});
