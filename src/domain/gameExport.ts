@@ -11,6 +11,7 @@
  */
 import type { ExportPlayer, GameJson } from '../contract/gameExport.ts';
 import type { PlayerInfo } from '../contract/shapes.ts';
+import { PERF_NAMES } from '../contract/vocabulary.ts';
 import { isCorrespondence } from './clock.ts';
 import { engineLevelOf } from './engineSeat.ts';
 import type { Game, SeatRating } from './game.ts';
@@ -37,15 +38,6 @@ export const EXPORT_DEFAULTS: Omit<ExportInclude, 'site'> = {
   pgnInJson: false,
   lastFen: false,
 };
-
-const PERF_TITLES = {
-  ultraBullet: 'UltraBullet',
-  bullet: 'Bullet',
-  blitz: 'Blitz',
-  rapid: 'Rapid',
-  classical: 'Classical',
-  correspondence: 'Correspondence',
-} as const;
 
 const twoDigits = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 
@@ -83,7 +75,7 @@ export function pgnTagsOf(game: Game, site: string): Array<[string, string]> {
   const timeControl =
     control && !isCorrespondence(control) ? `${control.initial / 1000}+${control.increment / 1000}` : '-';
   const tags: Array<[string, string]> = [
-    ['Event', `${record.rated ? 'Rated' : 'Casual'} ${PERF_TITLES[speedOfControl(control)]} game`],
+    ['Event', `${record.rated ? 'Rated' : 'Casual'} ${PERF_NAMES[speedOfControl(control)]} game`],
     ['Site', site],
     ['Date', pgnDate(record.createdAt)],
     ['Round', '-'],

@@ -37,6 +37,7 @@ import { INITIAL_FEN } from './notation.ts';
 import { sidesOf, type Actor } from './seats.ts';
 import { engineLevelOf } from './engineSeat.ts';
 import { gameFullOf, gameStateOf } from './views.ts';
+import { PERF_NAMES } from '../contract/vocabulary.ts';
 
 /** lichess's speed of a clock: estimate = limit + 40 × increment (seconds); days and none: correspondence. */
 export function speedOfClock(limitSeconds: number | null, incrementSeconds = 0): Speed {
@@ -55,14 +56,7 @@ export function speedOfControl(control: TimeControl | null | undefined): Speed {
   return speedOfClock(control.initial / 1000, control.increment / 1000);
 }
 
-export const PERF_NAMES: Record<Speed, string> = {
-  ultraBullet: 'UltraBullet',
-  bullet: 'Bullet',
-  blitz: 'Blitz',
-  rapid: 'Rapid',
-  classical: 'Classical',
-  correspondence: 'Correspondence',
-};
+export { PERF_NAMES };
 
 const STATUS_NAMES: Record<GameStatus, LichessStatus> = {
   started: 'started',

@@ -9,15 +9,7 @@
  */
 import type { LichessPerfs } from '../contract/shapes.ts';
 import type { RatingHistory } from '../contract/ratings.ts';
-
-const PERF_NAMES: Record<keyof LichessPerfs, string> = {
-  ultraBullet: 'UltraBullet',
-  bullet: 'Bullet',
-  blitz: 'Blitz',
-  rapid: 'Rapid',
-  classical: 'Classical',
-  correspondence: 'Correspondence',
-};
+import { PERF_NAMES } from '../contract/vocabulary.ts';
 
 export interface PerfRow {
   perf: string; // e.g. 'Blitz'
