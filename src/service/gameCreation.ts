@@ -12,6 +12,7 @@ import { gameFromFen, newGame, type Game, type GameRatings, type NewGameInput } 
 import { gameRatingsOf, perfIn, perfTypeOf } from '../domain/ratings.ts';
 import { DEFAULT_BLACK, DEFAULT_WHITE } from '../domain/types.ts';
 import type { RatingStore } from '../store/ratings.ts';
+import { ENGINE_ID } from '../contract/vocabulary.ts';
 import { gameFromPgn } from '../domain/pgn.ts';
 import { ok, type Result } from '../domain/errors.ts';
 import { SERVICE, seatsForNewGame, type Actor } from '../domain/seats.ts';
@@ -55,7 +56,9 @@ export class GameCreation {
   async create({ white, black, clock, source, rated }: Players, actor: Actor = SERVICE, id?: string): Promise<Game> {
     const seats = seatsForNewGame({ white, black }, actor);
     if (!seats.ok) throw seats.error;
-    const ratings = rated ? await this.ratingsOf(seats.value, clock) : undefined;
+    // A game between two players (a challenge's, a seek's) shows their ratings as it began, rated or casual (DECISIONS
+    // §21); only a rated one is rated at its end.
+    const ratings = rated || betweenPlayers(seats.value) ? await this.ratingsOf(seats.value, clock) : undefined;
     return this.insert(clock, input => ok(newGame({ ...input, ...seats.value, source, rated, ratings })), id);
   }
 
@@ -115,4 +118,15 @@ export class GameCreation {
     }
     throw new Error('could not find an unused game id');
   }
+}
+
+/** Whether both seats are named players, two different ones, neither the computer: who have ratings to show. */
+function betweenPlayers({ white, black }: { white?: PlayerInfo | undefined; black?: PlayerInfo | undefined }): boolean {
+  return (
+    white !== undefined &&
+    black !== undefined &&
+    white.id !== black.id &&
+    white.id !== ENGINE_ID &&
+    black.id !== ENGINE_ID
+  );
 }

@@ -232,6 +232,23 @@ function ratedSuite(name: string, skip: string | false, makeStore: () => Promise
       await assertUnrated(t, app, earlyId, early);
     });
 
+    test('a casual game between two players shows their ratings as it began, and is not rated at its end', async (t: TestContext) => {
+      const app = await open(t);
+      const [ann, bob] = [await app.player('Ann'), await app.player('Bob')];
+      await givePerf(app, ann, 'blitz', 1850);
+      const gameId = await challengeGame(app, ann, bob, { ...RATED_BLITZ, rated: false });
+      const started = await gameOf(app, gameId);
+      t.assert.deepEqual(
+        [started.white.rating, started.white.provisional, started.black.rating, started.black.provisional],
+        [1850, false, 1500, true],
+      );
+      await play(app, gameId, ann, bob, FOOLS_MATE);
+      const over = await gameOf(app, gameId);
+      t.assert.deepEqual([over.white.ratingDiff, over.black.ratingDiff], [undefined, undefined]);
+      t.assert.equal((await perfOf(app, ann)).games, 40, 'not rated');
+      t.assert.equal((await perfOf(app, bob)).games, 0, 'not rated');
+    });
+
     test('refusals: a rated unlimited or from-position challenge, rated against the computer; undo and redo in a rated game', async (t: TestContext) => {
       const app = await open(t);
       const [ann, bob] = [await app.player('Ann'), await app.player('Bob')];
