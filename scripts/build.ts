@@ -9,7 +9,7 @@
  * - The board page (src/web) into dist/web, which the service serves at `/` and `/assets/...`:
  *
  *   - `assets/app-HASH.js` (+ `.map`): src/web/main.ts bundled with chessground and chessops by esbuild;
- *   - `assets/app-HASH.css` (+ `.map`): src/web/style.css with chessground's board and piece styles;
+ *   - `assets/app-HASH.css` (+ `.map`): src/web/style.css (the rules of each panel in src/web/styles/) with chessground's board and piece styles;
  *   - `assets/favicon-HASH.svg`;
  *   - `index.html`: src/web/index.html with the hashed asset names filled in, written last.
  *
