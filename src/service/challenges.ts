@@ -358,7 +358,7 @@ export class ChallengeService {
 
   /** Makes the accepted challenge's game under its recorded id (a game of that id already made is kept). */
   private async makeGame(challenge: Challenge, game: ChallengeGame): Promise<void> {
-    const players = { white: game.white, black: game.black, clock: game.clock, rated: game.rated };
+    const players = { white: game.white, black: game.black, clock: game.clock, rated: game.rated, matched: true };
     const gameId = challenge.gameId!;
     if (game.fen === null) await this.deps.games.create(players, SERVICE, gameId);
     else await this.deps.games.importFen(players, game.fen, SERVICE, gameId);

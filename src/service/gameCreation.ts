@@ -32,6 +32,8 @@ export interface Players {
   source?: 'lobby' | undefined; // a game paired from seeks (create only)
   /** A rated game (a challenge's or seeks', DECISIONS §21): its sides' ratings are recorded as it begins. */
   rated?: boolean | undefined;
+  /** Two players met through a challenge or seeks: their ratings are recorded as it begins, rated or casual. */
+  matched?: boolean | undefined;
 }
 
 export interface GameCreationDeps {
@@ -53,12 +55,17 @@ export class GameCreation {
   // the date. A player creates only games in which they hold both sides (DECISIONS §13a).
   // `id`: the game's id, chosen by the caller (an accepted challenge records it before the game is made); a game
   // of that id already made is answered as it is, so that a creation retried after a crash makes one game.
-  async create({ white, black, clock, source, rated }: Players, actor: Actor = SERVICE, id?: string): Promise<Game> {
+  async create(
+    { white, black, clock, source, rated, matched }: Players,
+    actor: Actor = SERVICE,
+    id?: string,
+  ): Promise<Game> {
     const seats = seatsForNewGame({ white, black }, actor);
     if (!seats.ok) throw seats.error;
-    // A game between two players (a challenge's, a seek's) shows their ratings as it began, rated or casual (DECISIONS
-    // §21); only a rated one is rated at its end.
-    const ratings = rated || betweenPlayers(seats.value) ? await this.ratingsOf(seats.value, clock) : undefined;
+    // A game of two players who met through a challenge or seeks shows their ratings as it began, rated or casual
+    // (DECISIONS §21); only a rated one is rated at its end. The seed's own games keep lichess's neutral 1500.
+    const shown = rated || (matched && betweenPlayers(seats.value));
+    const ratings = shown ? await this.ratingsOf(seats.value, clock) : undefined;
     return this.insert(clock, input => ok(newGame({ ...input, ...seats.value, source, rated, ratings })), id);
   }
 

@@ -303,7 +303,7 @@ export class SeekService {
   /** Creates a pairing's game under its recorded id; a game of that id already made is kept. */
   private async createGame(gameId: string, game: SeekGame): Promise<void> {
     const { white, black, clock, rated } = game;
-    const players = { white, black, clock, source: 'lobby' as const, rated };
+    const players = { white, black, clock, source: 'lobby' as const, rated, matched: true };
     await this.deps.games.create(players, SERVICE, gameId);
   }
 

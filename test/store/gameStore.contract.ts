@@ -53,6 +53,17 @@ export const VARIED_RECORDS = (): GameRecord[] => [
   makeRecord({ moves: ['e2e4'], result: { kind: 'resign', winner: 'black' } }),
   makeRecord({ moves: ['d2d4', 'd7d5'], result: { kind: 'drawAgreed' }, drawOffer: null }),
   makeRecord({ startFen: '7k/8/8/8/8/8/8/K5R1 w - - 100 80', result: { kind: 'drawClaimed' } }),
+  // A rated game over, with its ratings as it began and their changes (DECISIONS §21).
+  makeRecord({
+    moves: ['e2e4'],
+    result: { kind: 'resign', winner: 'white' },
+    rated: true,
+    ratings: {
+      white: { rating: 1712, provisional: false, ratingDiff: 9 },
+      black: { rating: 1500, provisional: true, ratingDiff: -187 },
+      ratedAt: 1_772_366_400_000,
+    },
+  }),
 ];
 
 /** A gameState event whose moves tell which change it belongs to. */
@@ -77,8 +88,7 @@ export function stateEvent(moves: string[]): StateEvent {
 export function runGameStoreContract(
   name: string,
   makeStore: () => Promise<GameStore>,
-  // `fresh`: a store of its own, for the test of closing, where `makeStore` hands out one shared store (PostgreSQL).
-  options: { skip?: string | false; fresh?: () => Promise<GameStore> } = {},
+  options: { skip?: string | false } = {},
 ): void {
   describe(`GameStore contract: ${name}`, { skip: options.skip ?? false }, () => {
     const open = async (t: TestContext): Promise<GameStore> => {
@@ -363,7 +373,7 @@ export function runGameStoreContract(
     });
 
     test('close resolves', async (t: TestContext) => {
-      const store = await (options.fresh ?? makeStore)();
+      const store = await makeStore();
       await store.create(makeRecord());
       t.assert.equal(await store.close(), undefined);
     });

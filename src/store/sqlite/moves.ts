@@ -69,7 +69,8 @@ export function storedDataOf(record: GameRecord): string {
     tail = [];
     for (let i = tailFrom; i < length; i++) tail.push([uciAt(record, i), clockAt(record, i)]);
   }
-  const { white, black, startFen, pendingPromotion, drawOffer, takebackOffer, result, clock, source, rated } = record;
+  const { white, black, startFen, pendingPromotion, drawOffer, takebackOffer, result, clock, source, rated, ratings } =
+    record;
   const data: GameData & StoredTail = {
     white,
     black,
@@ -84,6 +85,7 @@ export function storedDataOf(record: GameRecord): string {
     tail, // left out when undefined
     source, // likewise
     rated, // likewise
+    ratings, // likewise
   };
   return JSON.stringify(data);
 }
