@@ -32,9 +32,17 @@ export interface GameRow {
 /** The moves rows of a game, in ply order. */
 const MOVES_SQL = 'SELECT uci, clock FROM game_moves WHERE game_id = ? ORDER BY ply';
 
+/**
+ * The moves rows of many games in one query (a page of an export), by game then ply: the ids as a JSON array, read
+ * through the primary key, so that a page costs one statement instead of one per game.
+ */
+const PAGE_MOVES_SQL =
+  'SELECT game_id, uci, clock FROM game_moves WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, ply';
+
 export function prepareMoveStatements(db: Database.Database) {
   return {
     moves: db.prepare<[string], MoveRow>(MOVES_SQL),
+    pageMoves: db.prepare<[string], MoveRow & { game_id: string }>(PAGE_MOVES_SQL),
     putMove: db.prepare<[string, number, string, number | null]>(
       `INSERT INTO game_moves (game_id, ply, uci, clock) VALUES (?, ?, ?, ?)
        ON CONFLICT (game_id, ply) DO UPDATE SET uci = excluded.uci, clock = excluded.clock`,
@@ -91,6 +99,18 @@ export function storedDataOf(record: GameRecord): string {
 /** The record of a games row, with its moves rows and its tail. */
 export const recordOfRow = (moves: Pick<MoveStatements, 'moves'>, row: GameRow): GameRecord =>
   recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as StoredGameData, moves.moves.all(row.id));
+
+/** The records of many games rows (a page), their moves rows read in one query; in the order of `rows`. */
+export function recordsOfRows(moves: Pick<MoveStatements, 'pageMoves'>, rows: readonly GameRow[]): GameRecord[] {
+  if (rows.length === 0) return [];
+  const lines = new Map<string, MoveRow[]>(rows.map(row => [row.id, []]));
+  for (const { game_id, uci, clock } of moves.pageMoves.iterate(JSON.stringify(rows.map(row => row.id)))) {
+    lines.get(game_id)!.push({ uci, clock });
+  }
+  return rows.map(row =>
+    recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as StoredGameData, lines.get(row.id)!),
+  );
+}
 
 /**
  * Writes the game_moves rows of `next` (those before its tail) that differ from those of `previous`, whose rows
