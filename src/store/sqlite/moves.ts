@@ -33,11 +33,12 @@ export interface GameRow {
 const MOVES_SQL = 'SELECT uci, clock FROM game_moves WHERE game_id = ? ORDER BY ply';
 
 /**
- * The moves rows of many games in one query (a page of an export), by game then ply: the ids as a JSON array, read
- * through the primary key, so that a page costs one statement instead of one per game.
+ * The moves rows of many games in one query (a page of an export), in the order of the ids given (a JSON array),
+ * each game's by ply: read through the primary key, so that a page costs one statement instead of one per game.
  */
 const PAGE_MOVES_SQL =
-  'SELECT game_id, uci, clock FROM game_moves WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, ply';
+  'SELECT m.game_id, m.uci, m.clock FROM json_each(?) AS page CROSS JOIN game_moves AS m ON m.game_id = page.value ' +
+  'ORDER BY page.key, m.ply';
 
 export function prepareMoveStatements(db: Database.Database) {
   return {
@@ -100,16 +101,29 @@ export function storedDataOf(record: GameRecord): string {
 export const recordOfRow = (moves: Pick<MoveStatements, 'moves'>, row: GameRow): GameRecord =>
   recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as StoredGameData, moves.moves.all(row.id));
 
-/** The records of many games rows (a page), their moves rows read in one query; in the order of `rows`. */
+/**
+ * The records of many games rows (a page), their moves rows read in one query; in the order of `rows`. Each record
+ * is made as soon as its rows are read, so that a page's rows are never all in memory at once beside its records.
+ */
 export function recordsOfRows(moves: Pick<MoveStatements, 'pageMoves'>, rows: readonly GameRow[]): GameRecord[] {
   if (rows.length === 0) return [];
-  const lines = new Map<string, MoveRow[]>(rows.map(row => [row.id, []]));
+  const records: GameRecord[] = [];
+  const recordOfNext = (line: MoveRow[]) => {
+    const row = rows[records.length]!;
+    records.push(recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as StoredGameData, line));
+  };
+  let line: MoveRow[] = [];
   for (const { game_id, uci, clock } of moves.pageMoves.iterate(JSON.stringify(rows.map(row => row.id)))) {
-    lines.get(game_id)!.push({ uci, clock });
+    if (game_id !== rows[records.length]!.id) {
+      recordOfNext(line);
+      line = [];
+      while (rows[records.length]!.id !== game_id) recordOfNext([]); // games without moves rows
+    }
+    line.push({ uci, clock });
   }
-  return rows.map(row =>
-    recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as StoredGameData, lines.get(row.id)!),
-  );
+  recordOfNext(line);
+  while (records.length < rows.length) recordOfNext([]);
+  return records;
 }
 
 /**
