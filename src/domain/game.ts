@@ -21,7 +21,7 @@ import { newClock, type Clock, type TimeControl } from './clock.ts';
 import { ok, type Result } from './errors.ts';
 import { findPositionEnd, playOn, startLine, type Line, type PositionEnd } from './line.ts';
 import { checkMove, storedMove } from './moves.ts';
-import { makeFen, parseStrictFen, plyOf } from './notation.ts';
+import { INITIAL_FEN, makeFen, parseStrictFen, plyOf } from './notation.ts';
 import { DEFAULT_BLACK, DEFAULT_WHITE } from './types.ts';
 
 /** An end that no undo can reverse. */
@@ -189,6 +189,39 @@ export function restoreGame(record: GameRecord, { trusted = false }: { trusted?:
     playOn(line, pos, check.move, uci);
   }
   return derive(record, pos, startPly, line);
+}
+
+/**
+ * A stored game as an export reads it (DECISIONS §22), for its views alone: restoreGame's trusted replay, but from a
+ * new standard position rather than its FEN parsed again (most games start there), and its FEN written only when a
+ * view asks for it (an export's `lastFen`). An export restores every game of an archive; this is most of its work.
+ */
+export function restoreForExport(record: GameRecord): Game {
+  let pos: Chess;
+  if (record.startFen === INITIAL_FEN) pos = Chess.default();
+  else {
+    const start = parseStrictFen(record.startFen, { stored: true });
+    if (!start.ok) throw new Error(`stored game ${record.id} has an invalid start FEN: ${start.error.message}`);
+    pos = start.value;
+  }
+  const startPly = plyOf(pos);
+  const line = startLine(pos);
+  for (const uci of record.moves) playOn(line, pos, storedMove(pos, uci), uci);
+  const { moves, sans, positionHashes, checkpoints } = line;
+  const positionEnd = findPositionEnd(pos, line);
+  let fen: string | undefined;
+  return {
+    record: { ...record, moves },
+    pos,
+    get fen() {
+      return (fen ??= makeFen(pos));
+    },
+    startPly,
+    sans,
+    positionHashes,
+    checkpoints,
+    positionEnd,
+  };
 }
 
 /** The game of `record` with `line` as its moves, `pos` the position they reach. */

@@ -10,10 +10,10 @@
  * ```
  */
 import { equalsIgnoreMoves, normalizeMove, type Chess } from 'chessops/chess';
-import { makeSanAndPlay } from 'chessops/san';
 import type { SquareSet } from 'chessops/squareSet';
 import type { NormalMove } from 'chessops/types';
 import { parseUci } from 'chessops/util';
+import { sanAndPlay } from './san.ts';
 
 /** An end reached by the position itself; undo and redo can leave it. */
 export type PositionEnd =
@@ -59,7 +59,7 @@ export const growingCopy = (line: Line): GrowingLine => ({
  * position after it and, every CHECKPOINT_PLIES plies, that position.
  */
 export function playOn(line: GrowingLine, pos: Chess, move: NormalMove, uci: string): void {
-  line.sans.push(makeSanAndPlay(pos, move));
+  line.sans.push(sanAndPlay(pos, move));
   line.moves.push(uci);
   line.positionHashes.push(positionHash(pos));
   if (line.moves.length % CHECKPOINT_PLIES === 0) line.checkpoints.push(pos.clone());

@@ -10,7 +10,7 @@
  * await exports.byIds(['AbCd1234', 'EfGh5678']); // those that exist, in that order
  * ```
  */
-import { restoreGame, type Game } from '../domain/game.ts';
+import { restoreForExport, restoreGame, type Game } from '../domain/game.ts';
 import type { HistoryQuery } from '../domain/history.ts';
 import type { HistoryStore } from '../store/history.ts';
 import type { GameStore } from '../store/store.ts';
@@ -42,7 +42,7 @@ export class GameExports {
       let plies = 0;
       for (const record of page) {
         plies += record.moves.length + record.redo.length;
-        yield restoreGame(record, { trusted: true });
+        yield restoreForExport(record);
       }
       left -= page.length;
       if (page.length < limit || left <= 0) return;

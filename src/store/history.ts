@@ -39,10 +39,16 @@ export function historyParams(query: HistoryQuery): Record<string, string | numb
 
 /**
  * The SQL of a page of a player's games: `param(name)` writes a parameter's placeholder, `join` the join of entries to
- * games (SQLite's CROSS JOIN keeps the entries the outer loop, read in the index's order). Its shape (which filters,
+ * games (SQLite's CROSS JOIN keeps the entries the outer loop, read in the index's order), `gameId` the entry's game
+ * id as the games' key compares it (postgres/history.ts: in the games' collation, so that their key is used). Its shape (which filters,
  * the order) is what a prepared statement is kept by (`historyShape`).
  */
-export function playerGamesSql(query: HistoryQuery, param: (name: HistoryParam) => string, join: string): string {
+export function playerGamesSql(
+  query: HistoryQuery,
+  param: (name: HistoryParam) => string,
+  join: string,
+  gameId = 'p.game_id',
+): string {
   const where = [`p.player_id = ${param('player')}`];
   if (query.since !== undefined) where.push(`p.created_at >= ${param('since')}`);
   if (query.until !== undefined) where.push(`p.created_at <= ${param('until')}`);
@@ -62,7 +68,7 @@ export function playerGamesSql(query: HistoryQuery, param: (name: HistoryParam) 
     );
   }
   return (
-    `SELECT g.id, g.version, g.created_at, g.data FROM player_games p ${join} games g ON g.id = p.game_id ` +
+    `SELECT g.id, g.version, g.created_at, g.data FROM player_games p ${join} games g ON g.id = ${gameId} ` +
     `WHERE ${where.join(' AND ')} ORDER BY p.created_at ${direction}, p.game_id ${direction} LIMIT ${param('limit')}`
   );
 }

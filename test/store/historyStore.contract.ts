@@ -16,6 +16,7 @@ import type { Speed } from '../../src/contract/lichess.ts';
 import type { HistoryStore } from '../../src/store/history.ts';
 import type { GameStore } from '../../src/store/store.ts';
 import { makeRecord } from './gameStore.contract.ts';
+import { archiveRecord } from '../helpers/archive.ts';
 
 type Store = GameStore & HistoryStore;
 
@@ -213,6 +214,57 @@ export function runHistoryStoreContract(
       const first = (await store.playerGames({ player: ann, order: 'asc', limit: 1 }))[0]!;
       const made0 = [...made].sort(byPosition('asc'))[0]!.record;
       t.assert.deepEqual(first, made0);
+    });
+
+    test("a page's games come back with their lines whole, each its own, however long", async (t: TestContext) => {
+      const store = await makeStore();
+      t.after(() => store.close());
+      const ann = fresh('ann');
+      const line = archiveRecord(0, ann).moves;
+      // Lines around the lengths a store keeps apart (rows of their own, a tail in the game's row), one with moves
+      // undone, one changed after its creation; each game of a page is read with the others at once.
+      const lengths = [0, 1, 15, 16, 17, 32, 33, 40];
+      const made = lengths.map((length, i) => {
+        const record = archiveRecord(i, ann);
+        return {
+          ...record,
+          id: freshId(),
+          moves: line.slice(0, length),
+          moveClocks: record.moveClocks.slice(0, length),
+        };
+      });
+      const withRedo = { ...archiveRecord(lengths.length, ann), id: freshId() };
+      made.push({
+        ...withRedo,
+        moves: line.slice(0, 20),
+        redo: line.slice(20, 25).reverse(),
+        moveClocks: withRedo.moveClocks.slice(0, 20),
+      });
+      for (const record of made) await store.create(record, { deadline: null, ended: true });
+      const changed = {
+        ...made[4]!,
+        version: 2,
+        moves: line.slice(0, 30),
+        moveClocks: withRedo.moveClocks.slice(0, 30),
+      };
+      t.assert.equal(await store.update(changed, 1, undefined, { deadline: null, ended: true }), true);
+      made[4] = changed;
+      const expected = await Promise.all(made.map(record => store.get(record.id)));
+      const whole = await store.playerGames({ player: ann, order: 'asc', limit: 100 });
+      t.assert.deepEqual(whole, expected);
+      t.assert.deepEqual(
+        whole.map(record => [record.moves, record.redo, record.moveClocks]),
+        made.map(record => [record.moves, record.redo, record.moveClocks]),
+      );
+      const paged: GameRecord[] = [];
+      let after: HistoryQuery['after'];
+      for (;;) {
+        const page = await store.playerGames({ player: ann, order: 'asc', limit: 3, after });
+        paged.push(...page);
+        if (page.length < 3) break;
+        after = { createdAt: page.at(-1)!.createdAt, id: page.at(-1)!.id };
+      }
+      t.assert.deepEqual(paged, expected);
     });
 
     test('a game changed or ended after its creation keeps its place and filters by its state now', async (t: TestContext) => {

@@ -28,6 +28,9 @@ export class PostgresHistory implements HistoryStore {
         return `$${names.indexOf(name) + 1}`;
       },
       'JOIN',
+      // player_games.game_id is in the "C" collation, games.id in the database's: compared in the entry's, the games'
+      // key could not be used, and every page hash-joined all the player's games (a page took 180 ms at 100,000).
+      'p.game_id COLLATE "default"',
     );
     const order = query.order === 'asc' ? 'ASC' : 'DESC';
     return run(async () => {

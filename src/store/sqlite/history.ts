@@ -1,6 +1,7 @@
 /**
  * The embedded store's pages of a player's games (../history.ts): each page's statement prepared on first use for the
- * shape of its query and kept while the connection's database is the same, the few most recent shapes at most.
+ * shape of its query and kept while the connection's database is the same, the few most recent shapes at most; the
+ * moves rows of a page's games are read in one more statement (moves.ts, recordsOfRows), not one per game.
  *
  * ```ts
  * const history = new SqliteHistory(connection);
@@ -12,7 +13,7 @@ import type { GameRecord } from '../../domain/game.ts';
 import type { HistoryQuery } from '../../domain/history.ts';
 import { historyParams, historyShape, playerGamesSql, type HistoryStore } from '../history.ts';
 import type { SqliteConnection } from './connection.ts';
-import { recordOfRow, type GameRow, type MoveStatements } from './moves.ts';
+import { recordsOfRows, type GameRow, type MoveStatements } from './moves.ts';
 
 /** Shapes of pages kept prepared: a query has one shape for all its pages, and few shapes are in use at once. */
 const KEPT_SHAPES = 32;
@@ -26,12 +27,9 @@ export class SqliteHistory implements HistoryStore {
   constructor(private readonly connection: SqliteConnection<{ moves: MoveStatements }>) {}
 
   playerGames(query: HistoryQuery): Promise<GameRecord[]> {
-    return this.connection.read(() => {
-      const { moves } = this.connection.statements;
-      return this.page(query)
-        .all(historyParams(query))
-        .map(row => recordOfRow(moves, row));
-    });
+    return this.connection.read(() =>
+      recordsOfRows(this.connection.statements.moves, this.page(query).all(historyParams(query))),
+    );
   }
 
   private page(query: HistoryQuery): Page {

@@ -32,9 +32,18 @@ export interface GameRow {
 /** The moves rows of a game, in ply order. */
 const MOVES_SQL = 'SELECT uci, clock FROM game_moves WHERE game_id = ? ORDER BY ply';
 
+/**
+ * The moves rows of many games in one query (a page of an export), in the order of the ids given (a JSON array),
+ * each game's by ply: read through the primary key, so that a page costs one statement instead of one per game.
+ */
+const PAGE_MOVES_SQL =
+  'SELECT m.game_id, m.uci, m.clock FROM json_each(?) AS page CROSS JOIN game_moves AS m ON m.game_id = page.value ' +
+  'ORDER BY page.key, m.ply';
+
 export function prepareMoveStatements(db: Database.Database) {
   return {
     moves: db.prepare<[string], MoveRow>(MOVES_SQL),
+    pageMoves: db.prepare<[string], MoveRow & { game_id: string }>(PAGE_MOVES_SQL),
     putMove: db.prepare<[string, number, string, number | null]>(
       `INSERT INTO game_moves (game_id, ply, uci, clock) VALUES (?, ?, ?, ?)
        ON CONFLICT (game_id, ply) DO UPDATE SET uci = excluded.uci, clock = excluded.clock`,
@@ -93,6 +102,31 @@ export function storedDataOf(record: GameRecord): string {
 /** The record of a games row, with its moves rows and its tail. */
 export const recordOfRow = (moves: Pick<MoveStatements, 'moves'>, row: GameRow): GameRecord =>
   recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as StoredGameData, moves.moves.all(row.id));
+
+/**
+ * The records of many games rows (a page), their moves rows read in one query; in the order of `rows`. Each record
+ * is made as soon as its rows are read, so that a page's rows are never all in memory at once beside its records.
+ */
+export function recordsOfRows(moves: Pick<MoveStatements, 'pageMoves'>, rows: readonly GameRow[]): GameRecord[] {
+  if (rows.length === 0) return [];
+  const records: GameRecord[] = [];
+  const recordOfNext = (line: MoveRow[]) => {
+    const row = rows[records.length]!;
+    records.push(recordOf(row.id, row.version, row.created_at, JSON.parse(row.data) as StoredGameData, line));
+  };
+  let line: MoveRow[] = [];
+  for (const { game_id, uci, clock } of moves.pageMoves.iterate(JSON.stringify(rows.map(row => row.id)))) {
+    if (game_id !== rows[records.length]!.id) {
+      recordOfNext(line);
+      line = [];
+      while (rows[records.length]!.id !== game_id) recordOfNext([]); // games without moves rows
+    }
+    line.push({ uci, clock });
+  }
+  recordOfNext(line);
+  while (records.length < rows.length) recordOfNext([]);
+  return records;
+}
 
 /**
  * Writes the game_moves rows of `next` (those before its tail) that differ from those of `previous`, whose rows
