@@ -89,7 +89,7 @@ async function makeGames(call: Inject, store: Store, advance: () => number, suff
   const accepted = await call({ method: 'POST', url: `${BASE}/${g4}/draw/accept` });
   if (accepted.statusCode !== 200) throw new Error(accepted.body);
   const g5 = await create({ white: cat, black: ann, clock: { daysPerMove: 2 } }, ['c2c4']);
-  // A rated game, as the ratings make them: stored directly (no route makes one yet).
+  // A rated game, as the ratings make them: stored directly, so that its ratings are the test's own.
   const at = advance();
   times.push(String(at));
   const g6 = `R${String(n).padStart(3, '0')}${suffix.slice(0, 4)}`.padEnd(8, '0').slice(0, 8);
