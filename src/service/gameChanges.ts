@@ -162,7 +162,9 @@ export class GameChanges {
    */
   private async commit(game: Game, proposed: Change, at: number): Promise<Change | undefined> {
     const id = game.record.id;
-    const rated = await this.rated(game, proposed, at);
+    // Judged before any await: a move that ends no rated game (nearly every one) waits for nothing more.
+    const rated =
+      this.deps.ratings && ratesGame(game, proposed.game) ? await this.rated(game, proposed, at) : undefined;
     const change = rated ? { ...proposed, game: rated.game } : proposed;
     const index = indexOf(change.game);
     const saved = await this.deps.store.update(
@@ -188,7 +190,7 @@ export class GameChanges {
   /** The rating of a change that ends a rated game (ratings.ts), from both sides' perfs as stored now. */
   private async rated(game: Game, change: Change, at: number): Promise<ReturnType<typeof ratedEndOf>> {
     const { ratings } = this.deps;
-    if (!ratings || !ratesGame(game, change.game)) return undefined;
+    if (!ratings) return undefined;
     const { white, black, clock } = change.game.record;
     const perfType = perfTypeOf(clock?.control);
     const stored = await ratings.perfsOf([white.id, black.id]);
