@@ -8,39 +8,26 @@
  * ```
  */
 import type pg from 'pg';
-import {
-  ACCOUNT_SQL as SQL,
-  FAILURES_KEPT_MS,
-  accountOf,
-  codeOf,
-  sessionOf,
-  type AccountRow,
-  type AccountStore,
-  type CodeRow,
-  type FailureCount,
-  type SessionRow,
-  type StoredAccount,
-  type StoredCode,
-  type StoredSession,
-} from '../accounts.ts';
+import * as accounts from '../accounts.ts';
 import { run, transaction } from '../postgresTransaction.ts';
 
+const { ACCOUNT_SQL: SQL, FAILURES_KEPT_MS, accountOf, codeOf, sessionOf } = accounts;
 const FAILURES_SQL = SQL.failures.replace('$LIST', '= ANY($1::text[])');
 
-export class PostgresAccounts implements AccountStore {
+export class PostgresAccounts implements accounts.AccountStore {
   constructor(private readonly pool: pg.Pool) {}
 
   private query<Row extends pg.QueryResultRow>(sql: string, values: unknown[]): Promise<pg.QueryResult<Row>> {
     return run(() => this.pool.query<Row>(sql, values));
   }
 
-  async insertAccount(account: Omit<StoredAccount, 'closedAt'>): Promise<boolean> {
+  async insertAccount(account: Omit<accounts.StoredAccount, 'closedAt'>): Promise<boolean> {
     const { id, displayName, passwordHash, createdAt } = account;
     return (await this.query(SQL.insertAccount, [id, displayName, passwordHash, createdAt])).rowCount === 1;
   }
 
-  async account(id: string): Promise<StoredAccount | undefined> {
-    const row = (await this.query<AccountRow>(SQL.account, [id])).rows[0];
+  async account(id: string): Promise<accounts.StoredAccount | undefined> {
+    const row = (await this.query<accounts.AccountRow>(SQL.account, [id])).rows[0];
     return row && accountOf(row);
   }
 
@@ -58,12 +45,12 @@ export class PostgresAccounts implements AccountStore {
     );
   }
 
-  async insertSession(session: Omit<StoredSession, 'lastSeenAt'>): Promise<void> {
+  async insertSession(session: Omit<accounts.StoredSession, 'lastSeenAt'>): Promise<void> {
     await this.query(SQL.insertSession, [session.hash, session.accountId, session.createdAt]);
   }
 
-  async sessionByHash(hash: string, idleBefore: number): Promise<StoredSession | undefined> {
-    const row = (await this.query<SessionRow>(SQL.session, [hash, idleBefore])).rows[0];
+  async sessionByHash(hash: string, idleBefore: number): Promise<accounts.StoredSession | undefined> {
+    const row = (await this.query<accounts.SessionRow>(SQL.session, [hash, idleBefore])).rows[0];
     return row && sessionOf(row);
   }
 
@@ -88,21 +75,21 @@ export class PostgresAccounts implements AccountStore {
     );
   }
 
-  async signInFailures(keys: readonly string[], since: number): Promise<FailureCount[]> {
+  async signInFailures(keys: readonly string[], since: number): Promise<accounts.FailureCount[]> {
     const { rows } = await this.query<{ key: string; count: string; oldest: string }>(FAILURES_SQL, [[...keys], since]);
     return rows.map(row => ({ key: row.key, count: Number(row.count), oldest: Number(row.oldest) }));
   }
 
-  async insertCode(code: Omit<StoredCode, 'usedAt' | 'tokenId'>): Promise<void> {
+  async insertCode(code: Omit<accounts.StoredCode, 'usedAt' | 'tokenId'>): Promise<void> {
     const { hash, clientId, redirectUri, challenge, scopes, accountId, expiresAt } = code;
     await this.query(SQL.insertCode, [hash, clientId, redirectUri, challenge, scopes.join(','), accountId, expiresAt]);
   }
 
-  useCode(hash: string, at: number): Promise<StoredCode | undefined> {
+  useCode(hash: string, at: number): Promise<accounts.StoredCode | undefined> {
     return run(() =>
       transaction(this.pool, async client => {
         // The row locked first, so that of two uses racing the second sees the first's mark.
-        const row = (await client.query<CodeRow>(`${SQL.code} FOR UPDATE`, [hash])).rows[0];
+        const row = (await client.query<accounts.CodeRow>(`${SQL.code} FOR UPDATE`, [hash])).rows[0];
         if (row) await client.query(SQL.useCode, [hash, at]);
         return row && codeOf(row);
       }),

@@ -146,11 +146,7 @@ export class PostgresWrites {
   /** The same update at once and alone, on `client` (in its transaction): whether it was saved. */
   async updateOn(
     client: pg.PoolClient,
-    record: GameRecord,
-    expected: number,
-    event: StateEvent | undefined,
-    index: GameIndex,
-    stored?: GameRecord,
+    ...[record, expected, event, index, stored]: Parameters<PostgresWrites['update']>
   ): Promise<boolean> {
     const line = lineDelta(stored, record);
     const write: Write = { kind: 'update', record, expected, event, index, line, resolve: noop, reject: noop };

@@ -7,27 +7,14 @@
  * await accounts.sessionByHash(hash, now - SESSION_IDLE_MS);
  * ```
  */
-import {
-  ACCOUNT_SQL as SQL,
-  FAILURES_KEPT_MS,
-  accountOf,
-  codeOf,
-  sessionOf,
-  type AccountRow,
-  type AccountStore,
-  type CodeRow,
-  type FailureCount,
-  type SessionRow,
-  type StoredAccount,
-  type StoredCode,
-  type StoredSession,
-} from '../accounts.ts';
+import * as accounts from '../accounts.ts';
 import type { SqliteConnection } from './connection.ts';
 import { params } from './params.ts';
 
+const { ACCOUNT_SQL: SQL, FAILURES_KEPT_MS, accountOf, codeOf, sessionOf } = accounts;
 const FAILURES_SQL = SQL.failures.replace('$LIST', 'IN (SELECT value FROM json_each($1))');
 
-export class SqliteAccounts implements AccountStore {
+export class SqliteAccounts implements accounts.AccountStore {
   constructor(private readonly connection: SqliteConnection<unknown>) {}
 
   /** One write of `sql` with these values; resolves with the rows it changed. */
@@ -38,14 +25,14 @@ export class SqliteAccounts implements AccountStore {
       .then(() => changes);
   }
 
-  async insertAccount(account: Omit<StoredAccount, 'closedAt'>): Promise<boolean> {
+  async insertAccount(account: Omit<accounts.StoredAccount, 'closedAt'>): Promise<boolean> {
     const { id, displayName, passwordHash, createdAt } = account;
     return (await this.write(SQL.insertAccount, [id, displayName, passwordHash, createdAt])) === 1;
   }
 
-  account(id: string): Promise<StoredAccount | undefined> {
+  account(id: string): Promise<accounts.StoredAccount | undefined> {
     return this.connection.read(() => {
-      const row = this.connection.statement<AccountRow>(SQL.account).get(params([id]));
+      const row = this.connection.statement<accounts.AccountRow>(SQL.account).get(params([id]));
       return row && accountOf(row);
     });
   }
@@ -73,13 +60,13 @@ export class SqliteAccounts implements AccountStore {
       .map(row => row.hash);
   }
 
-  async insertSession(session: Omit<StoredSession, 'lastSeenAt'>): Promise<void> {
+  async insertSession(session: Omit<accounts.StoredSession, 'lastSeenAt'>): Promise<void> {
     await this.write(SQL.insertSession, [session.hash, session.accountId, session.createdAt]);
   }
 
-  sessionByHash(hash: string, idleBefore: number): Promise<StoredSession | undefined> {
+  sessionByHash(hash: string, idleBefore: number): Promise<accounts.StoredSession | undefined> {
     return this.connection.read(() => {
-      const row = this.connection.statement<SessionRow>(SQL.session).get(params([hash, idleBefore]));
+      const row = this.connection.statement<accounts.SessionRow>(SQL.session).get(params([hash, idleBefore]));
       return row && sessionOf(row);
     });
   }
@@ -107,7 +94,7 @@ export class SqliteAccounts implements AccountStore {
       .then(() => undefined);
   }
 
-  signInFailures(keys: readonly string[], since: number): Promise<FailureCount[]> {
+  signInFailures(keys: readonly string[], since: number): Promise<accounts.FailureCount[]> {
     return this.connection.read(() =>
       this.connection
         .statement<{ key: string; count: number; oldest: number }>(FAILURES_SQL)
@@ -116,16 +103,16 @@ export class SqliteAccounts implements AccountStore {
     );
   }
 
-  async insertCode(code: Omit<StoredCode, 'usedAt' | 'tokenId'>): Promise<void> {
+  async insertCode(code: Omit<accounts.StoredCode, 'usedAt' | 'tokenId'>): Promise<void> {
     const { hash, clientId, redirectUri, challenge, scopes, accountId, expiresAt } = code;
     await this.write(SQL.insertCode, [hash, clientId, redirectUri, challenge, scopes.join(','), accountId, expiresAt]);
   }
 
-  useCode(hash: string, at: number): Promise<StoredCode | undefined> {
-    let before: StoredCode | undefined;
+  useCode(hash: string, at: number): Promise<accounts.StoredCode | undefined> {
+    let before: accounts.StoredCode | undefined;
     return this.connection
       .enqueue(() => {
-        const row = this.connection.statement<CodeRow>(SQL.code).get(params([hash]));
+        const row = this.connection.statement<accounts.CodeRow>(SQL.code).get(params([hash]));
         before = row && codeOf(row);
         return this.connection.statement(SQL.useCode).run(params([hash, at])).changes === 1;
       })
