@@ -34,28 +34,29 @@ interface RouteSchema {
 type Build<F> = (externalSchemas: Record<string, unknown>, options: unknown) => (route: RouteSchema) => F;
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 
-/** A number per object, so that two different shared schemas under one id (or two options objects) never share. */
-const objectIds = new WeakMap<object, number>();
-let lastObjectId = 0;
-function idOf(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return String(JSON.stringify(value));
-  let id = objectIds.get(value);
-  if (id === undefined) objectIds.set(value, (id = ++lastObjectId));
-  return `#${id}`;
-}
+/** A number per function, so that two options naming different functions (a format's check) never share. */
+const functionIds = new WeakMap<object, number>();
+let lastFunctionId = 0;
+const functionId = (fn: object): string => {
+  let id = functionIds.get(fn);
+  if (id === undefined) functionIds.set(fn, (id = ++lastFunctionId));
+  return `function #${id}`;
+};
+
+/** What a value holds, as JSON, each function in it by its own number. */
+const contentOf = (value: unknown): string =>
+  String(JSON.stringify(value, (_key, part: unknown) => (typeof part === 'function' ? functionId(part) : part)));
 
 /**
- * Wraps one of Fastify's default builders: what it builds for a route is kept by the shared schemas (by identity),
- * the options (by identity) and the route's schema (as JSON: the routes make theirs afresh for each app), and
- * built by `lazily` (given how to build it) when first asked for.
+ * Wraps one of Fastify's default builders: what it builds for a route is kept by the shared schemas, the options
+ * and the route's schema, each by what it holds (Fastify hands every app its own copies of the shared schemas and
+ * the serializer's options, and the routes make their schemas afresh for each app), and built by `lazily` (given
+ * how to build it) when first asked for.
  */
 function shared<F>(build: Build<F>, lazily: (make: () => F) => F): Build<F> {
   const built = new Map<string, Map<string, F>>();
   return (externalSchemas, options) => {
-    const key = `${Object.keys(externalSchemas)
-      .sort()
-      .map(id => `${id}=${idOf(externalSchemas[id])}`)
-      .join(',')};${idOf(options)}`;
+    const key = `${contentOf(externalSchemas)};${contentOf(options)}`;
     let cache = built.get(key);
     if (!cache) built.set(key, (cache = new Map<string, F>()));
     const routes = cache;

@@ -20,6 +20,11 @@ test('a serializer built for one app serves another with the same schemas, and i
   // Another app: its own externals object and route schema, the same shared schema and options objects.
   const second = buildSerializer({ Player }, options)(route({ $ref: 'Player#' }));
   t.assert.equal(second, first);
+  // Fastify hands each app its own copies of the shared schemas and of the serializer's options: still the same.
+  t.assert.equal(
+    buildSerializer({ Player: structuredClone(Player) }, { ...options })(route({ $ref: 'Player#' })),
+    first,
+  );
   t.assert.equal(second({ id: 'p1', extra: 1 }), '{"id":"p1"}');
 
   // Another shared schema under the same id is not the same schema: its own serializer.
@@ -27,8 +32,23 @@ test('a serializer built for one app serves another with the same schemas, and i
   const other = buildSerializer({ Player: OtherPlayer }, options)(route({ $ref: 'Player#' }));
   t.assert.notEqual(other, first);
   t.assert.equal(other({ id: 'p1', name: 'Ann' }), '{"id":"p1","name":"Ann"}');
-  // Nor are other options.
-  t.assert.notEqual(buildSerializer({ Player }, {})(route({ $ref: 'Player#' })), first);
+  // Nor are other options, nor options naming another function.
+  const rounded = buildSerializer({ Player }, { rounding: 'floor' })(route({ $ref: 'Player#' }));
+  t.assert.notEqual(rounded, first);
+  const format = (check: (text: string) => boolean) => ({
+    ajv: { formats: { named: { type: 'string', validate: check } } },
+  });
+  const byOne = buildSerializer(
+    { Player },
+    format(() => true),
+  )(route({ $ref: 'Player#' }));
+  t.assert.notEqual(
+    buildSerializer(
+      { Player },
+      format(() => false),
+    )(route({ $ref: 'Player#' })),
+    byOne,
+  );
 
   // A schema that cannot be built fails when it is first used, not when the app starts.
   const broken = buildSerializer({ Player }, options)(route({ $ref: 'Missing#' }));
