@@ -126,11 +126,11 @@ export class UciProcess {
       }
     }
     const engine = new UciProcess(child);
-    const started = performance.now();
+    const budget = { started: performance.now(), ms: timeoutMs };
     try {
       const options: UciOption[] = [];
       engine.write(['uci']);
-      await engine.exchange(timeoutMs, line => {
+      await engine.exchange(budget, line => {
         const option = parseOption(line);
         if (option) options.push(option);
         const name = /^id\s+name\s+(.+)$/.exec(line.trim());
@@ -139,7 +139,7 @@ export class UciProcess {
       });
       engine.caps = capsOf(options);
       engine.write(['isready']);
-      await engine.exchange(timeoutMs - (performance.now() - started), line => line.trim() === 'readyok' || undefined);
+      await engine.exchange(budget, line => line.trim() === 'readyok' || undefined);
       return engine;
     } catch (error) {
       engine.kill();
@@ -160,18 +160,18 @@ export class UciProcess {
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<{ bestmove: string | null; lines: InfoLine[] }> {
-    const started = performance.now();
+    const budget = { started: performance.now(), ms: timeoutMs };
     const setup = ['ucinewgame'];
     if (plan.skillOption !== undefined) setup.push(makeSetOption('Skill Level', plan.skillOption));
     if (this.caps.multiPv) setup.push(makeSetOption('MultiPV', plan.multiPv));
     this.write([...setup, makePosition(fen, moves), 'isready']);
-    await this.exchange(timeoutMs, line => line.trim() === 'readyok' || undefined);
+    await this.exchange(budget, line => line.trim() === 'readyok' || undefined);
     const stop = () => this.write(['stop']);
     signal?.addEventListener('abort', stop, { once: true });
     try {
       this.write(signal?.aborted ? [makeGo(plan), 'stop'] : [makeGo(plan)]);
       const lines: InfoLine[] = [];
-      const bestmove = await this.exchange(timeoutMs - (performance.now() - started), line => {
+      const bestmove = await this.exchange(budget, line => {
         const info = parseInfo(line);
         if (info) lines.push(info);
         return parseBestMove(line);
@@ -205,10 +205,11 @@ export class UciProcess {
   }
 
   /**
-   * Feeds the engine's lines to `read` until it gives a value (not undefined), within `timeoutMs`; fails if the
-   * process ends first or the time runs out. One exchange at a time.
+   * Feeds the engine's lines to `read` until it gives a value (not undefined), within what is left of `budget` (`ms`
+   * from `started`, shared by the exchanges of one handshake or search); fails if the process ends first or the time
+   * runs out, naming the whole budget. One exchange at a time.
    */
-  private exchange<T>(timeoutMs: number, read: (line: string) => T | undefined): Promise<T> {
+  private exchange<T>(budget: { started: number; ms: number }, read: (line: string) => T | undefined): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const settle = (finish: () => void) => {
         clearTimeout(timer);
@@ -217,8 +218,8 @@ export class UciProcess {
         finish();
       };
       const timer = setTimeout(
-        () => settle(() => reject(new EngineFault('hang', `did not answer within ${Math.round(timeoutMs)} ms`))),
-        Math.max(0, timeoutMs),
+        () => settle(() => reject(new EngineFault('hang', `did not answer within ${Math.round(budget.ms)} ms`))),
+        Math.max(0, budget.ms - (performance.now() - budget.started)),
       );
       this.onLine = line => {
         const value = read(line);
