@@ -14,50 +14,70 @@ import { kingCastlesTo, makeSquare, parseUci } from 'chessops/util';
 import type { LegalMove } from '../contract/shapes.ts';
 import type { PromotionPiece } from '../contract/vocabulary.ts';
 
+/** The promotions in the order of their UCI letters (b, n, q, r), which is the listing's order. */
 const PROMOTIONS: ReadonlyArray<readonly [PromotionPiece, string]> = [
-  ['queen', 'q'],
-  ['rook', 'r'],
   ['bishop', 'b'],
   ['knight', 'n'],
+  ['queen', 'q'],
+  ['rook', 'r'],
 ];
 
-/** All legal moves of the side to move, optionally only those from one square, sorted by `uci`. */
+/** Each square's name, by square (a1 = 0, b1 = 1 ... h8 = 63). */
+const SQUARE_NAMES: readonly string[] = Array.from({ length: 64 }, (_, square) => makeSquare(square));
+
+/** A square's place in the order of the names (a1, a2 ... a8, b1 ...): its file first, then its rank. */
+const nameOrder = (square: Square): number => ((square & 7) << 3) | (square >> 3);
+
+const CASTLE_A = 64;
+const CASTLE_H = 128;
+
+/** The squares in the order of their names. */
+const SQUARES_BY_NAME: readonly Square[] = Array.from({ length: 64 }, (_, n) => ((n & 7) << 3) | (n >> 3));
+
+/**
+ * All legal moves of the side to move, optionally only those from one square, sorted by `uci`: made in that order
+ * (origins and then targets by their names, promotions by their letters) rather than sorted as strings.
+ */
 export function listLegalMoves(pos: Chess, fromSquare?: Square): LegalMove[] {
   const moves: LegalMove[] = [];
   const ctx = pos.ctx();
   const own = pos.board[pos.turn];
-  const origins = fromSquare === undefined ? own : own.intersect(SquareSet.fromSquare(fromSquare));
+  const origins = fromSquare === undefined ? SQUARES_BY_NAME : [fromSquare];
+  // A target is a square, plus CASTLE_A or CASTLE_H for the king's castling move towards that side's rook.
+  const targets: number[] = [];
   for (const from of origins) {
+    if (!own.has(from)) continue;
     const piece = pos.board.get(from)!;
+    const fromName = SQUARE_NAMES[from]!;
+    targets.length = 0;
     for (const dest of pos.dests(from, ctx)) {
-      const fromName = makeSquare(from);
       if (piece.role === 'king' && own.has(dest)) {
         // chessops encodes castling as king-takes-own-rook; the API uses the king's two-square move.
         const side = dest > from ? 'h' : 'a';
-        const to = makeSquare(kingCastlesTo(pos.turn, side));
-        moves.push({
-          from: fromName,
-          to,
-          uci: fromName + to,
-          moveType: side === 'h' ? 'castleKingside' : 'castleQueenside',
-          promotion: null,
-        });
-        continue;
-      }
-      const to = makeSquare(dest);
-      if (piece.role === 'pawn' && dest === pos.epSquare) {
-        moves.push({ from: fromName, to, uci: fromName + to, moveType: 'enPassant', promotion: null });
-      } else if (piece.role === 'pawn' && SquareSet.backranks().has(dest)) {
+        targets.push(kingCastlesTo(pos.turn, side) | (side === 'h' ? CASTLE_H : CASTLE_A));
+      } else targets.push(dest);
+    }
+    targets.sort((a, b) => nameOrder(a & 63) - nameOrder(b & 63));
+    for (const target of targets) {
+      const square = target & 63;
+      const to = SQUARE_NAMES[square]!;
+      const uci = fromName + to;
+      if (target !== square) {
+        const moveType = target & CASTLE_H ? 'castleKingside' : 'castleQueenside';
+        moves.push({ from: fromName, to, uci, moveType, promotion: null });
+      } else if (piece.role === 'pawn' && square === pos.epSquare) {
+        moves.push({ from: fromName, to, uci, moveType: 'enPassant', promotion: null });
+      } else if (piece.role === 'pawn' && (square < 8 || square >= 56)) {
         for (const [promotion, char] of PROMOTIONS) {
-          moves.push({ from: fromName, to, uci: fromName + to + char, moveType: 'promotion', promotion });
+          moves.push({ from: fromName, to, uci: uci + char, moveType: 'promotion', promotion });
         }
       } else {
-        const moveType = pos.board.has(dest) ? 'capture' : 'normal';
-        moves.push({ from: fromName, to, uci: fromName + to, moveType, promotion: null });
+        const moveType = pos.board.has(square) ? 'capture' : 'normal';
+        moves.push({ from: fromName, to, uci, moveType, promotion: null });
       }
     }
   }
-  return moves.sort((a, b) => (a.uci < b.uci ? -1 : a.uci > b.uci ? 1 : 0));
+  return moves;
 }
 
 export type MoveCheck =
