@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test, type TestContext } from 'node:test';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
-import type { CheckpointDone } from '../../src/store/sqlite/checkpoints.ts';
+import { Checkpointer, type CheckpointDone } from '../../src/store/sqlite/checkpoints.ts';
 import { runChallengeStoreContract } from './challengeStore.contract.ts';
 import { runSeekStoreContract } from './seekStore.contract.ts';
 import { runChatStoreContract } from './chatStore.contract.ts';
@@ -277,6 +277,20 @@ test('SQLite file: under a steady stream of writes the WAL is rewound and stays 
   t.diagnostic(`largest WAL ${(largest / 1048576).toFixed(1)} MiB`);
   t.assert.ok(largest <= (8000 + 256) * 4096, `the WAL reached ${(largest / 1048576).toFixed(1)} MiB`);
 });
+
+test(
+  'SQLite file: a checkpoint thread that opens after its file was removed stops, and makes no file there',
+  { timeout: 10_000 },
+  async (t: TestContext) => {
+    // As when a store's file is removed before its thread has opened its connection (a busy machine): the thread must
+    // not leave an empty database where the store will write its own again.
+    const path = newFile();
+    let checkpoints: Checkpointer | undefined;
+    await new Promise<void>(lost => (checkpoints = new Checkpointer(path, lost)));
+    t.after(() => checkpoints?.close());
+    t.assert.equal(existsSync(path), false);
+  },
+);
 
 test('SQLite file: a second close waits for the first; then the WAL is gone', async (t: TestContext) => {
   const path = newFile();

@@ -74,7 +74,8 @@ const require = createRequire(import.meta.url);
 const CHECKPOINT_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.sqlite);
-const db = new Database(workerData.path);
+// Never creates the file: one removed before this thread opened it is the store's to write again (connection.ts).
+const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = FULL');
 parentPort.on('message', message => {
