@@ -39,7 +39,9 @@ interface RatedApp extends TestApp {
 async function start(t: TestContext, store: GameStore, sharedStore = false): Promise<RatedApp> {
   const clock = { now: T0 };
   const testApp = await makeTestApp({ tokens: [SERVICE_TOKEN], store, sharedStore, now: () => clock.now });
+  // Hooks run in the order they were added: the app, then its store (its connections, on PostgreSQL).
   t.after(() => testApp.app.close());
+  t.after(() => store.close());
   const as = await requestsAs(testApp.app);
   const player = async (name: string): Promise<Player> => {
     const id = `${name.toLowerCase()}-${++players}-${process.pid}`;
