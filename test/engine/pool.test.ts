@@ -167,14 +167,15 @@ test('an engine that exits mid-search is replaced and the search tried again', a
 test('an engine that hangs past its move time and the margin is killed, replaced, and the search tried again', async (t: TestContext) => {
   // The budget's clock stands still, so that the move time is level 1's 50 ms however long the engine took to start
   // on a busy machine (its share of a clock is what fairness.test.ts checks); the hang itself is waited out in real
-  // time.
-  const { pool, seen, pids, warnings } = setup(t, { hangOn: [1] }, { marginMs: 300, random: () => 0, now: () => 0 });
+  // time, with the service's own margin (2 s): the engine runs below the service's priority, and on a machine busy
+  // with other processes a shorter margin took the replacement's first answer for a hang too.
+  const { pool, seen, pids, warnings } = setup(t, { hangOn: [1] }, { random: () => 0, now: () => 0 });
   const started = performance.now();
   t.assert.equal((await pool.search(request({ level: 1 }))).uci, FIRST_MOVES[3]);
-  t.assert.ok(performance.now() - started >= 350, 'the hang was waited out: 50 ms move time + 300 ms margin');
+  t.assert.ok(performance.now() - started >= 2_050, 'the hang was waited out: 50 ms move time + 2000 ms margin');
   t.assert.equal(seen.restarts, 1);
   t.assert.equal(await ended(pids()[0]!), true, 'the hung process was killed');
-  t.assert.match(warnings.join('\n'), /did not answer within 3\d\d ms/);
+  t.assert.match(warnings.join('\n'), /did not answer within 2050 ms/);
 });
 
 test('an illegal answer counts as a fault: the engine is replaced and the search tried again', async (t: TestContext) => {

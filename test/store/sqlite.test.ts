@@ -286,8 +286,14 @@ test(
     // not leave an empty database where the store will write its own again.
     const path = newFile();
     let checkpoints: Checkpointer | undefined;
-    await new Promise<void>(lost => (checkpoints = new Checkpointer(path, lost)));
     t.after(() => checkpoints?.close());
+    // The thread keeps no event loop alive; this does meanwhile, else a run with nothing else to do ends before it.
+    const alive = setInterval(() => undefined, 1_000);
+    try {
+      await new Promise<void>(lost => (checkpoints = new Checkpointer(path, lost)));
+    } finally {
+      clearInterval(alive);
+    }
     t.assert.equal(existsSync(path), false);
   },
 );
