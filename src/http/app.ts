@@ -61,7 +61,6 @@ import { StreamHub, streamErrorLine } from './stream.ts';
 import { exportRoutes } from './routes/gameExport.ts';
 import type { GameExports } from '../service/gameExports.ts';
 import { SHARED_SCHEMAS, WELL_FORMED, ref, ApiError } from '../contract/shapes.ts';
-import cookie from '@fastify/cookie';
 import { OAUTH_SCHEMAS } from '../contract/oauth.ts';
 import type { Accounts } from '../service/accounts.ts';
 import type { OAuth } from '../service/oauth.ts';
@@ -245,8 +244,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     void parseJson(request, text, done);
   });
 
-  // Cookies (the session of an account), read before the guards, which take a session from the service's own pages.
-  await app.register(cookie);
   // CORS, rate limit and bearer tokens for /api/, before any route is registered so that all inherit the hook.
   await registerGuards(app, {
     tokens: deps.tokens,

@@ -21,6 +21,7 @@
  * ```
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { fastifyCookie } from '@fastify/cookie';
 import cors from '@fastify/cors';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { DomainError } from '../domain/errors.ts';
@@ -199,7 +200,8 @@ export async function registerGuards(app: FastifyInstance, options: GuardOptions
     };
     const presented = serviceKey === undefined ? BearerTokens.tokenOf(header) : undefined;
     // A session cookie acts only where no Authorization is given, and only from the service's own pages.
-    const sessionId = header === undefined && accounts ? request.cookies[SESSION_COOKIE] : undefined;
+    const cookies = header === undefined && accounts ? request.headers.cookie : undefined;
+    const sessionId = cookies === undefined ? undefined : fastifyCookie.parse(cookies)[SESSION_COOKIE];
     const player =
       presented !== undefined && playerTokens
         ? playerTokens.identify(presented)

@@ -10,6 +10,7 @@
  * ```
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import csrf from '@fastify/csrf-protection';
 import { DomainError } from '../../domain/errors.ts';
@@ -56,6 +57,9 @@ export interface PageContent {
 export async function registerPageContext(app: FastifyInstance, { accounts, publicUrl }: PageOptions): Promise<Pages> {
   const secure = publicUrl?.startsWith('https:') === true;
   const cookieOptions = { httpOnly: true, sameSite: 'lax' as const, path: '/', secure };
+  // Cookies for the pages only (this plugin's context): the API reads its one cookie itself (guards.ts), so that its
+  // requests pay for no cookie hooks (an onSend hook on every answer).
+  await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(csrf, { cookieKey: 'csrf', cookieOpts: { ...cookieOptions, signed: false } });
 
