@@ -28,11 +28,12 @@ const SQUARE_NAMES: readonly string[] = Array.from({ length: 64 }, (_, square) =
 /** A square's place in the order of the names (a1, a2 ... a8, b1 ...): its file first, then its rank. */
 const nameOrder = (square: Square): number => ((square & 7) << 3) | (square >> 3);
 
+/** The squares in the order of their names (the swap of file and rank is its own inverse). */
+const SQUARES_BY_NAME: readonly Square[] = Array.from({ length: 64 }, (_, n) => nameOrder(n));
+
+/** Marks on a castling target: the king's move towards the a-side's or the h-side's rook. */
 const CASTLE_A = 64;
 const CASTLE_H = 128;
-
-/** The squares in the order of their names. */
-const SQUARES_BY_NAME: readonly Square[] = Array.from({ length: 64 }, (_, n) => ((n & 7) << 3) | (n >> 3));
 
 /**
  * All legal moves of the side to move, optionally only those from one square, sorted by `uci`: made in that order
