@@ -177,9 +177,14 @@ function coverageGate(folder: string): number {
   return spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }).status ?? 1;
 }
 
-/** Runs the suite's files, a process each (Node's own runner): the system suite. */
+/**
+ * Runs the suite's files, a process each (Node's own runner): the system suite two at a time on two cores (as many
+ * as the machine has: its files wait on real processes, sockets and clocks a good part of their time, and their
+ * margins are made for a loaded machine), the others one at a time.
+ */
 function runEach(suite: keyof typeof SUITES, extra: string[]): number {
-  const args = ['--import', 'tsx', '--test', '--test-reporter=spec', ...extra, ...testFiles(suite)];
+  const concurrency = suite === 'system' ? [`--test-concurrency=${Math.max(1, availableParallelism())}`] : [];
+  const args = ['--import', 'tsx', '--test', '--test-reporter=spec', ...concurrency, ...extra, ...testFiles(suite)];
   process.stdout.write(`\n# ${suite} suite\n`);
   const result = spawnSync(process.execPath, args, { cwd: ROOT, env: TEST_ENV, stdio: 'inherit' });
   return result.status ?? 1;
