@@ -510,13 +510,15 @@ const sparsePosition = fc
     const theirs = 1 - ours;
     const kingAt = [...kings];
     let epSquare: number | undefined;
+    let passedOver: number[] = []; // the squares a two-square push left empty: the en passant square and behind it
     let anchor = kingAt[theirs]!; // the line runs from the other king, or to it through the pawn that may take
     if (passed && passed.file + passed.side >= 0 && passed.file + passed.side <= 7) {
       const rank = turn === 'white' ? 4 : 3;
       const forward = turn === 'white' ? 8 : -8;
       const pushed = rank * 8 + passed.file;
       epSquare = pushed + forward;
-      for (const square of [pushed + forward, pushed + 2 * forward]) board.take(square);
+      passedOver = [pushed + forward, pushed + 2 * forward];
+      for (const square of passedOver) board.take(square);
       board.set(pushed, { role: 'pawn', color: turn === 'white' ? 'black' : 'white' });
       board.set(pushed + passed.side, { role: 'pawn', color: turn });
       const [df, dr] = line.direction;
@@ -532,6 +534,9 @@ const sparsePosition = fc
     put(...at(line.near + line.far), slider, turn);
     board.set(kingAt[0]!, { role: 'king', color: 'white' });
     board.set(kingAt[1]!, { role: 'king', color: 'black' });
+    // A king or the slider put back on a square the push passed over: no game reaches that (chessops would take
+    // such a setup, and its en passant capture would then take a king; the service's FEN reader refuses it).
+    if (passedOver.some(square => board.has(square))) return undefined;
     // Castling rights where the king stands on its square (chessops would also let a king elsewhere castle).
     const rights = [board.get(4)?.role === 'king' ? [0, 7] : [], board.get(60)?.role === 'king' ? [56, 63] : []];
     const castlingRights = rights.flat().reduce((set, square) => set.with(square), SquareSet.empty());
