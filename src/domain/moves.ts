@@ -31,9 +31,14 @@ const nameOrder = (square: Square): number => ((square & 7) << 3) | (square >> 3
 /** The squares in the order of their names (the swap of file and rank is its own inverse). */
 const SQUARES_BY_NAME: readonly Square[] = Array.from({ length: 64 }, (_, n) => nameOrder(n));
 
-/** Marks on a castling target: the king's move towards the a-side's or the h-side's rook. */
-const CASTLE_A = 64;
-const CASTLE_H = 128;
+/** Each move's UCI without promotion, by its origin and target (`from << 6 | to`). */
+const UCI_NAMES: readonly string[] = Array.from(
+  { length: 64 * 64 },
+  (_, n) => SQUARE_NAMES[n >> 6]! + SQUARE_NAMES[n & 63]!,
+);
+
+/** Scratch space of listLegalMoves: one piece's targets by the order of their names. */
+const TARGETS = new Uint8Array(64);
 
 /**
  * All legal moves of the side to move, optionally only those from one square, sorted by `uci`: made in that order
@@ -44,31 +49,29 @@ export function listLegalMoves(pos: Chess, fromSquare?: Square): LegalMove[] {
   const ctx = pos.ctx();
   const own = pos.board[pos.turn];
   const origins = fromSquare === undefined ? SQUARES_BY_NAME : [fromSquare];
-  // A target is a square, plus CASTLE_A or CASTLE_H for the king's castling move towards that side's rook.
-  const targets: number[] = [];
   for (const from of origins) {
     if (!own.has(from)) continue;
-    const piece = pos.board.get(from)!;
+    const role = pos.board.getRole(from)!;
     const fromName = SQUARE_NAMES[from]!;
-    targets.length = 0;
-    for (const dest of pos.dests(from, ctx)) {
-      if (piece.role === 'king' && own.has(dest)) {
-        // chessops encodes castling as king-takes-own-rook; the API uses the king's two-square move.
-        const side = dest > from ? 'h' : 'a';
-        targets.push(kingCastlesTo(pos.turn, side) | (side === 'h' ? CASTLE_H : CASTLE_A));
-      } else targets.push(dest);
+    const dests = pos.dests(from, ctx);
+    // chessops encodes castling as king-takes-own-rook; the API uses the king's two-square move.
+    const castles = role === 'king' ? dests.intersect(own) : SquareSet.empty();
+    const first = moves.length;
+    // The targets in the order of their names (at most 27: an insertion sort into a scratch array).
+    let count = 0;
+    for (const square of dests.diff(castles)) {
+      const order = nameOrder(square);
+      let at = count++;
+      for (; at > 0 && TARGETS[at - 1]! > order; at--) TARGETS[at] = TARGETS[at - 1]!;
+      TARGETS[at] = order;
     }
-    targets.sort((a, b) => nameOrder(a & 63) - nameOrder(b & 63));
-    for (const target of targets) {
-      const square = target & 63;
+    for (let i = 0; i < count; i++) {
+      const square = nameOrder(TARGETS[i]!);
       const to = SQUARE_NAMES[square]!;
-      const uci = fromName + to;
-      if (target !== square) {
-        const moveType = target & CASTLE_H ? 'castleKingside' : 'castleQueenside';
-        moves.push({ from: fromName, to, uci, moveType, promotion: null });
-      } else if (piece.role === 'pawn' && square === pos.epSquare) {
+      const uci = UCI_NAMES[(from << 6) | square]!;
+      if (role === 'pawn' && square === pos.epSquare) {
         moves.push({ from: fromName, to, uci, moveType: 'enPassant', promotion: null });
-      } else if (piece.role === 'pawn' && (square < 8 || square >= 56)) {
+      } else if (role === 'pawn' && (square < 8 || square >= 56)) {
         for (const [promotion, char] of PROMOTIONS) {
           moves.push({ from: fromName, to, uci: uci + char, moveType: 'promotion', promotion });
         }
@@ -76,6 +79,15 @@ export function listLegalMoves(pos: Chess, fromSquare?: Square): LegalMove[] {
         const moveType = pos.board.has(square) ? 'capture' : 'normal';
         moves.push({ from: fromName, to, uci, moveType, promotion: null });
       }
+    }
+    for (const rook of castles) {
+      const side = rook > from ? 'h' : 'a';
+      const to = SQUARE_NAMES[kingCastlesTo(pos.turn, side)]!;
+      const moveType = side === 'h' ? 'castleKingside' : 'castleQueenside';
+      // Among this origin's moves by the name of their target (two characters: file, then rank).
+      let at = first;
+      while (at < moves.length && moves[at]!.to < to) at++;
+      moves.splice(at, 0, { from: fromName, to, uci: fromName + to, moveType, promotion: null });
     }
   }
   return moves;
