@@ -63,6 +63,28 @@ test('SQLite file: records survive closing and opening the file again', async (t
   t.assert.notEqual(await other.secret(), secret);
 });
 
+test('SQLite in memory: each store is a database of its own, migrated as a file is, with a secret of its own', async (t: TestContext) => {
+  const [one, two] = [SqliteGameStore.open(':memory:'), SqliteGameStore.open(':memory:')];
+  const file = SqliteGameStore.open(newFile());
+  t.after(() => Promise.all([one.close(), two.close(), file.close()]));
+  t.assert.notEqual(await one.secret(), await two.secret());
+  t.assert.match(await one.secret(), /^[0-9a-f]{64}$/);
+  const record = makeRecord();
+  t.assert.equal(await one.create(record), true);
+  t.assert.deepEqual(await one.get(record.id), record);
+  t.assert.equal(await two.get(record.id), undefined);
+  t.assert.equal(await two.create(record), true, 'the same id is free in another store');
+  // The same tables, indexes and migrations as a file's.
+  const schema = (store: SqliteGameStore) =>
+    (store as unknown as { db: Database.Database }).db
+      .prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
+      .all();
+  t.assert.deepEqual(schema(two), schema(file));
+  const versions = (store: SqliteGameStore) =>
+    (store as unknown as { db: Database.Database }).db.prepare('SELECT version, name FROM schema_migrations').all();
+  t.assert.deepEqual(versions(two), versions(file));
+});
+
 test('SQLite file: two connections to one file see each other and keep the version check', async (t: TestContext) => {
   const path = newFile();
   const one = SqliteGameStore.open(path);
