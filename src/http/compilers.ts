@@ -44,8 +44,25 @@ const functionId = (fn: object): string => {
 };
 
 /** What a value holds, as JSON, each function in it by its own number. */
-const contentOf = (value: unknown): string =>
+export const contentOf = (value: unknown): string =>
   String(JSON.stringify(value, (_key, part: unknown) => (typeof part === 'function' ? functionId(part) : part)));
+
+/**
+ * What each shared schema holds, by the schema: Fastify clones a shared schema once, when it is added, and hands the
+ * same clone, unchanged, to every builder of its app (a score of them), so each is read once per app.
+ */
+const schemaContents = new WeakMap<object, string>();
+
+/** What a set of shared schemas holds, by `$id`, as contentOf would say it but each schema read once. */
+const schemasContentOf = (schemas: Record<string, unknown>): string =>
+  Object.entries(schemas)
+    .map(([id, schema]) => {
+      if (typeof schema !== 'object' || schema === null) return contentOf([id, schema]);
+      let content = schemaContents.get(schema);
+      if (content === undefined) schemaContents.set(schema, (content = contentOf(schema)));
+      return `${JSON.stringify(id)}:${content}`;
+    })
+    .join(',');
 
 /**
  * Wraps one of Fastify's default builders: what it builds for a route is kept by the shared schemas, the options
@@ -56,7 +73,7 @@ const contentOf = (value: unknown): string =>
 function shared<F>(build: Build<F>, lazily: (make: () => F) => F): Build<F> {
   const built = new Map<string, Map<string, F>>();
   return (externalSchemas, options) => {
-    const key = `${contentOf(externalSchemas)};${contentOf(options)}`;
+    const key = `${schemasContentOf(externalSchemas)};${contentOf(options)}`;
     let cache = built.get(key);
     if (!cache) built.set(key, (cache = new Map<string, F>()));
     const routes = cache;
