@@ -13,6 +13,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
+  type RouteOptions,
 } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -24,6 +25,7 @@ import type { GameStore } from '../store/store.ts';
 import { DomainError } from '../domain/errors.ts';
 import { answerClientError, registerErrorHandlers, toApiError } from './errors.ts';
 import { compilersFactory } from './compilers.ts';
+import { documentText } from './openapiDocument.ts';
 import { registerGuards, type RateLimitSettings } from './guards.ts';
 import { lichessUrl } from './lichessPaths.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
@@ -257,7 +259,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', methods.hook);
   // Integer query parameters read as numbers; bodies described for the document (forms, optional bodies).
   const optionalBodies = new Set<string>();
+  const routes: RouteOptions[] = []; // for the document's text (documentText)
   app.addHook('onRoute', function (route) {
+    routes.push(route);
     readTypedQueries(route);
     describeBody(route, this.hasContentTypeParser('application/x-www-form-urlencoded'), optionalBodies);
   });
@@ -329,7 +333,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   registerErrorHandlers(app);
 
-  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  // The generator's options take two things from this app: the public URL (servers) and the optional bodies.
+  app.get('/openapi.json', { schema: { hide: true } }, (_request, reply) => {
+    const context = { publicUrl: deps.publicUrl, optionalBodies: [...optionalBodies].sort() };
+    return reply.type('application/json; charset=utf-8').send(documentText(app, routes, context));
+  });
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
   );

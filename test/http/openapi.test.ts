@@ -8,7 +8,8 @@ import { test, type TestContext } from 'node:test';
 import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import { storeWith } from '../helpers/store.ts';
 import type { GameStore } from '../../src/store/store.ts';
-import { assertError, json, makeCheckedApp, mediaType, responseChecker } from '../helpers/app.ts';
+import { FirstMoveEngine } from '../helpers/engine.ts';
+import { assertError, json, makeCheckedApp, mediaType, responseChecker, type CheckedTestApp } from '../helpers/app.ts';
 
 const OPERATIONS: Array<[string, string, string]> = [
   ['createGame', 'post', '/api/board/game'],
@@ -490,4 +491,27 @@ test('GET /openapi.json (DECISIONS §19): every NDJSON line is a schema, a oneOf
   }
   const online = doc.paths['/api/bot/online'].get.responses['200'].content['application/x-ndjson'].schema;
   t.assert.equal(online.$ref, '#/components/schemas/BotOnlineUser');
+});
+
+test('GET /openapi.json: each app serves its own document, though apps alike share one made once', async (t: TestContext) => {
+  // Kinds of app whose documents differ (their routes, their servers), made in turn, twice each.
+  const kinds: Array<[string, () => Promise<CheckedTestApp>]> = [
+    ['default', () => makeCheckedApp(t)],
+    ['public URL', () => makeCheckedApp(t, { publicUrl: 'https://chess.example/service' })],
+    ['accounts', () => makeCheckedApp(t, { accounts: true })],
+    ['computer', () => makeCheckedApp(t, { engine: new FirstMoveEngine() })],
+  ];
+  const served = new Map<string, string>();
+  for (const round of [1, 2]) {
+    for (const [kind, make] of kinds) {
+      const { app } = await make();
+      const res = await app.inject('/openapi.json');
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+      assert.equal(res.body, JSON.stringify(app.swagger()), `${kind}, round ${round}: not its own document`);
+      if (round === 1) served.set(kind, res.body);
+      else assert.equal(res.body, served.get(kind), `${kind}: not the same document as its first app`);
+    }
+  }
+  assert.equal(new Set(served.values()).size, kinds.length, 'the kinds of app document different things');
 });
