@@ -92,23 +92,35 @@ function testFiles(suite: keyof typeof SUITES): string[] {
  * (`--test-isolation=none`): a file then costs no process of its own, no loading of the TypeScript loader and the
  * server's modules again, and no compiling of the route schemas again, which was most of a unit file's time. The
  * shards are twice the cores, so that a shard waiting on a real socket, timer or PostgreSQL leaves its core to another,
- * and the files are shared out by how long each took last time (the longest first, each to the shard with the least
- * so far; a file not timed yet counts as the median), kept in node_modules/.cache. With the coverage gate
- * (`npm test`) the shards run the same way, each process (and each it starts) writing V8's coverage to one folder
- * (NODE_V8_COVERAGE), which c8 then merges, maps back to the TypeScript sources and checks against the floors. The
- * system suite's files, whose tests time real processes, streams and clocks, keep a process each (runEach).
+ * and the files are shared out by how long each took in the last runs (the longest first, each to the shard with the
+ * least so far; a file not timed yet counts as the median), kept in node_modules/.cache (a fresh clone starts from
+ * scripts/unit-durations.json). With the coverage gate (`npm test`) the shards run the same way, each process (and
+ * each it starts) writing V8's coverage to one folder (NODE_V8_COVERAGE), which c8 then merges, maps back to the
+ * TypeScript sources and checks against the floors. The system suite's files, whose tests time real processes,
+ * streams and clocks, keep a process each (runEach).
  */
 const UNIT_SHARDS = Math.max(2, availableParallelism() * 2);
 
-/** Where the unit files' durations of the last run are kept: file (relative to the root) -> ms. */
+/** Where the unit files' durations of the last runs are kept: file (relative to the root) -> ms. */
 const DURATIONS = join(ROOT, 'node_modules', '.cache', 'chess-game-service', 'unit-durations.json');
 
+/**
+ * The durations a fresh clone starts from (CI's is always one), committed: those of a run of the unit suite here,
+ * rounded. Without them every file counted alike, and one of CI's shards took half as long again as the others.
+ * Refresh it now and then from a run's own: `cp node_modules/.cache/chess-game-service/unit-durations.json
+ * scripts/unit-durations.json`.
+ */
+const SEED_DURATIONS = join(ROOT, 'scripts', 'unit-durations.json');
+
 function lastDurations(): Record<string, number> {
-  try {
-    return JSON.parse(readFileSync(DURATIONS, 'utf8')) as Record<string, number>;
-  } catch {
-    return {}; // the first run, or a cache cleared
-  }
+  const read = (path: string) => {
+    try {
+      return JSON.parse(readFileSync(path, 'utf8')) as Record<string, number>;
+    } catch {
+      return {}; // the first run, or a cache cleared
+    }
+  };
+  return { ...read(SEED_DURATIONS), ...read(DURATIONS) };
 }
 
 /** The files in `count` lists of about equal time: the longest first, each to the list with the least so far. */
@@ -236,7 +248,8 @@ async function runShards(extra: string[], coverage = false): Promise<number> {
     );
   });
   const results = await Promise.all(shards);
-  // This run's durations replace the last ones, file by file (a run of some tests only leaves the others' as they were).
+  // This run's durations, each the mean of this run's and the last one's (a file's time varies from run to run with
+  // what runs beside it), replace the last ones file by file (a run of some tests leaves the others' as they were).
   const measured: Record<string, number> = {};
   for (const name of readdirSync(times)) {
     for (const line of readFileSync(join(times, name), 'utf8').split('\n').filter(Boolean)) {
@@ -246,6 +259,10 @@ async function runShards(extra: string[], coverage = false): Promise<number> {
     }
   }
   rmSync(times, { recursive: true, force: true });
+  for (const [file, ms] of Object.entries(measured)) {
+    const last = durations[file];
+    measured[file] = Math.round(last === undefined ? ms : (last + ms) / 2);
+  }
   // (Under coverage every file is slower, and not alike: those times would share the next run out badly.)
   if (extra.length === 0 && !coverage) {
     mkdirSync(dirname(DURATIONS), { recursive: true });
