@@ -92,23 +92,37 @@ function testFiles(suite: keyof typeof SUITES): string[] {
  * (`--test-isolation=none`): a file then costs no process of its own, no loading of the TypeScript loader and the
  * server's modules again, and no compiling of the route schemas again, which was most of a unit file's time. The
  * shards are twice the cores, so that a shard waiting on a real socket, timer or PostgreSQL leaves its core to another,
- * and the files are shared out by how long each took last time (the longest first, each to the shard with the least
- * so far; a file not timed yet counts as the median), kept in node_modules/.cache. With the coverage gate
- * (`npm test`) the shards run the same way, each process (and each it starts) writing V8's coverage to one folder
- * (NODE_V8_COVERAGE), which c8 then merges, maps back to the TypeScript sources and checks against the floors. The
- * system suite's files, whose tests time real processes, streams and clocks, keep a process each (runEach).
+ * and the files are shared out by how long each took in the last runs (the longest first, each to the shard with the
+ * least so far; a file not timed yet counts as the median; durationFiles). With the coverage gate (`npm test`) the
+ * shards run the same way, each process (and each it starts) writing V8's coverage to one folder (NODE_V8_COVERAGE),
+ * which c8 then merges, maps back to the TypeScript sources and checks against the floors. The system suite's files,
+ * whose tests time real processes, streams and clocks, keep a process each (runEach).
  */
 const UNIT_SHARDS = Math.max(2, availableParallelism() * 2);
 
-/** Where the unit files' durations of the last run are kept: file (relative to the root) -> ms. */
-const DURATIONS = join(ROOT, 'node_modules', '.cache', 'chess-game-service', 'unit-durations.json');
+/**
+ * The unit files' durations of the last runs, file (relative to the root) -> ms: those without coverage and those
+ * with (under V8's coverage every file is slower, and not alike: the perft tests take ten times as long, the HTTP
+ * tests twice), each kept in node_modules/.cache, and those a fresh clone starts from (CI's is always one),
+ * committed: a run's own here, rounded. Without them every file counted alike, and one of CI's shards took half as
+ * long again as the others. Refresh them now and then from a run's own:
+ * `cp node_modules/.cache/chess-game-service/unit-durations*.json scripts/`.
+ */
+const durationFiles = (coverage: boolean) => {
+  const name = coverage ? 'unit-durations-coverage.json' : 'unit-durations.json';
+  return { last: join(ROOT, 'node_modules', '.cache', 'chess-game-service', name), seed: join(ROOT, 'scripts', name) };
+};
 
-function lastDurations(): Record<string, number> {
-  try {
-    return JSON.parse(readFileSync(DURATIONS, 'utf8')) as Record<string, number>;
-  } catch {
-    return {}; // the first run, or a cache cleared
-  }
+function lastDurations(coverage: boolean): Record<string, number> {
+  const read = (path: string) => {
+    try {
+      return JSON.parse(readFileSync(path, 'utf8')) as Record<string, number>;
+    } catch {
+      return {}; // the first run, or a cache cleared
+    }
+  };
+  const { seed, last } = durationFiles(coverage);
+  return { ...read(seed), ...read(last) };
 }
 
 /** The files in `count` lists of about equal time: the longest first, each to the list with the least so far. */
@@ -205,7 +219,7 @@ const summaryOf = (output: string): Summary =>
 async function runShards(extra: string[], coverage = false): Promise<number> {
   const files = testFiles('unit');
   const started = performance.now();
-  const durations = lastDurations();
+  const durations = lastDurations(coverage);
   const shares = shareOut(files, durations, UNIT_SHARDS);
   const times = mkdtempSync(join(tmpdir(), 'unit-durations-'));
   const covered = coverage ? mkdtempSync(join(tmpdir(), 'unit-coverage-')) : undefined;
@@ -236,7 +250,8 @@ async function runShards(extra: string[], coverage = false): Promise<number> {
     );
   });
   const results = await Promise.all(shards);
-  // This run's durations replace the last ones, file by file (a run of some tests only leaves the others' as they were).
+  // This run's durations, each the mean of this run's and the last one's (a file's time varies from run to run with
+  // what runs beside it), replace the last ones file by file (a run of some tests leaves the others' as they were).
   const measured: Record<string, number> = {};
   for (const name of readdirSync(times)) {
     for (const line of readFileSync(join(times, name), 'utf8').split('\n').filter(Boolean)) {
@@ -246,10 +261,14 @@ async function runShards(extra: string[], coverage = false): Promise<number> {
     }
   }
   rmSync(times, { recursive: true, force: true });
-  // (Under coverage every file is slower, and not alike: those times would share the next run out badly.)
-  if (extra.length === 0 && !coverage) {
-    mkdirSync(dirname(DURATIONS), { recursive: true });
-    writeFileSync(DURATIONS, `${JSON.stringify({ ...durations, ...measured }, null, 1)}\n`);
+  for (const [file, ms] of Object.entries(measured)) {
+    const last = durations[file];
+    measured[file] = Math.round(last === undefined ? ms : (last + ms) / 2);
+  }
+  if (extra.length === 0) {
+    const { last } = durationFiles(coverage);
+    mkdirSync(dirname(last), { recursive: true });
+    writeFileSync(last, `${JSON.stringify({ ...durations, ...measured }, null, 1)}\n`);
   }
   const total = (name: (typeof SUMMARY)[number]) =>
     results.reduce((sum, { output }) => sum + summaryOf(output)[name], 0);

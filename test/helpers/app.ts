@@ -1,6 +1,6 @@
 /** Builds the app on a given store (in-memory SQLite by default) for `app.inject()` tests. */
 import assert from 'node:assert/strict';
-import type { TestContext } from 'node:test';
+import { after, type TestContext } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ChangeFeed } from '../../src/bus/feed.ts';
@@ -418,6 +418,27 @@ export interface CheckedTestApp extends TestApp {
 export async function makeCheckedApp(t: TestContext, options: TestAppOptions = {}): Promise<CheckedTestApp> {
   const testApp = await makeTestApp(options);
   t.after(() => testApp.app.close());
+  return checked(testApp);
+}
+
+/**
+ * One default checked app for a test file whose tests each touch only games of their own, rather than one app a
+ * test: made for the first test that asks, closed when the tests of the process end.
+ *
+ * ```ts
+ * const fileApp = appOfFile();
+ * test('...', async () => { const { app, call } = await fileApp(); });
+ * ```
+ */
+export function appOfFile(): () => Promise<CheckedTestApp> {
+  let made: Promise<CheckedTestApp> | undefined;
+  after(async () => {
+    if (made) await (await made).app.close();
+  });
+  return () => (made ??= makeTestApp().then(checked));
+}
+
+async function checked(testApp: TestApp): Promise<CheckedTestApp> {
   const checker = await responseChecker(testApp.app);
   const call: Inject = async request => {
     const res = await testApp.app.inject(request);

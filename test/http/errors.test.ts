@@ -6,16 +6,19 @@
 import { test, type TestContext } from 'node:test';
 import type { GameStore } from '../../src/store/store.ts';
 import {
+  appOfFile,
   assertApiError,
   assertError,
   gameWithMoves,
   importFen,
   json,
-  makeCheckedApp,
   snapshotGame,
   type Inject,
 } from '../helpers/app.ts';
 import type { ErrorCode } from '../../src/contract/vocabulary.ts';
+
+/** The tests each play games of their own: one app serves them all. */
+const fileApp = appOfFile();
 
 const game = (id: string) => `/api/board/game/${id}`;
 const UNKNOWN_ID = 'ZZZZ9999';
@@ -65,8 +68,8 @@ const rejecter =
     t.assert.equal(await versionOf(store, id), version, `${method} ${url} changed the version`);
   };
 
-test('INVALID_GAME_ID (field gameId) on every route with a gameId', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+test('INVALID_GAME_ID (field gameId) on every route with a gameId', async () => {
+  const { call } = await fileApp();
   for (const route of GAME_ROUTES) {
     for (const bad of MALFORMED_IDS) {
       const res = await call({ method: route.method, url: route.path(bad) });
@@ -75,8 +78,8 @@ test('INVALID_GAME_ID (field gameId) on every route with a gameId', async (t: Te
   }
 });
 
-test('path parameters longer than the router limit are INVALID_GAME_ID and INVALID_UCI, not framework errors', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+test('path parameters longer than the router limit are INVALID_GAME_ID and INVALID_UCI, not framework errors', async () => {
+  const { app, call } = await fileApp();
   for (const route of GAME_ROUTES) {
     assertError(await call({ method: route.method, url: route.path('a'.repeat(101)) }), 'INVALID_GAME_ID', 'gameId');
   }
@@ -89,8 +92,8 @@ test('path parameters longer than the router limit are INVALID_GAME_ID and INVAL
   );
 });
 
-test('GAME_NOT_FOUND (404) on every route for a well-formed id without a game', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+test('GAME_NOT_FOUND (404) on every route for a well-formed id without a game', async () => {
+  const { app, call } = await fileApp();
   const existing = await gameWithMoves(app);
   const swapped = [...existing].map(c => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
   const unknown = [UNKNOWN_ID, '00000000', 'abcdefgh', ...(swapped === existing ? [] : [swapped])];
@@ -100,7 +103,7 @@ test('GAME_NOT_FOUND (404) on every route for a well-formed id without a game', 
 });
 
 test('order of checks: INVALID_GAME_ID, then GAME_NOT_FOUND, before any other parameter', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const cases: Array<[string, string, string]> = [
     ['POST', '/move/zz', 'a malformed uci'],
     ['POST', '/move/e2e4qq', 'a malformed uci'],
@@ -117,7 +120,7 @@ test('order of checks: INVALID_GAME_ID, then GAME_NOT_FOUND, before any other pa
 });
 
 test('INVALID_UCI (field uci) for a malformed move, and nothing changes', async (t: TestContext) => {
-  const { app, call, store } = await makeCheckedApp(t);
+  const { app, call, store } = await fileApp();
   const reject = rejecter(t, call, store);
   const id = await gameWithMoves(app, ['e2e4', 'e7e5']);
   await call({ method: 'POST', url: `${game(id)}/undo` }); // a redo stack too
@@ -143,7 +146,7 @@ test('INVALID_UCI (field uci) for a malformed move, and nothing changes', async 
 });
 
 test('INVALID_MOVE (field uci) for a well-formed illegal move, and nothing changes', async (t: TestContext) => {
-  const { app, call, store } = await makeCheckedApp(t);
+  const { app, call, store } = await fileApp();
   const reject = rejecter(t, call, store);
   const initial = await gameWithMoves(app);
   for (const uci of ['e2e5', 'e7e5', 'e3e4', 'e1g1', 'g1g3', 'a1a3', 'e2e4q', 'e2e3n']) {
@@ -170,7 +173,7 @@ test('INVALID_MOVE (field uci) for a well-formed illegal move, and nothing chang
 });
 
 test('INVALID_SQUARE (field square) for a malformed square, and nothing changes', async (t: TestContext) => {
-  const { app, call, store } = await makeCheckedApp(t);
+  const { app, call, store } = await fileApp();
   const reject = rejecter(t, call, store);
   const id = await gameWithMoves(app, ['e2e4']);
   for (const square of ['e9', 'i1', 'E2', 'e', '2e', 'e22', 'e2e4', '%20e2', 'e2%20', 'a0', 'square=e2']) {
@@ -180,7 +183,7 @@ test('INVALID_SQUARE (field square) for a malformed square, and nothing changes'
 });
 
 test('INVALID_ACTION (field action) for an unknown draw action, and nothing changes', async (t: TestContext) => {
-  const { app, call, store } = await makeCheckedApp(t);
+  const { app, call, store } = await fileApp();
   const reject = rejecter(t, call, store);
   const id = await gameWithMoves(app, ['e2e4']);
   for (const action of ['foo', 'OFFER', 'Offer', 'resign', 'offer%20', 'offers', 'propose']) {
@@ -189,7 +192,7 @@ test('INVALID_ACTION (field action) for an unknown draw action, and nothing chan
 });
 
 test('order of checks on an ended game: malformed input first, then GAME_OVER, then legality', async (t: TestContext) => {
-  const { app, call, store } = await makeCheckedApp(t);
+  const { app, call, store } = await fileApp();
   const reject = rejecter(t, call, store);
   const resigned = await gameWithMoves(app, ['e2e4']);
   await call({ method: 'POST', url: `${game(resigned)}/resign` });
@@ -206,7 +209,7 @@ test('order of checks on an ended game: malformed input first, then GAME_OVER, t
 });
 
 test('GAME_OVER for every change after resignation, an agreed draw and a claimed draw', async (t: TestContext) => {
-  const { app, call, store } = await makeCheckedApp(t);
+  const { app, call, store } = await fileApp();
   const reject = rejecter(t, call, store);
   const resigned = await gameWithMoves(app, ['e2e4', 'e7e5']);
   await call({ method: 'POST', url: `${game(resigned)}/undo` });
@@ -228,7 +231,7 @@ test('GAME_OVER for every change after resignation, an agreed draw and a claimed
 });
 
 test('GAME_OVER after a position end (checkmate, stalemate) for moves, resignation and draws; undo still works', async (t: TestContext) => {
-  const { app, call, store } = await makeCheckedApp(t);
+  const { app, call, store } = await fileApp();
   const reject = rejecter(t, call, store);
   const mated = await gameWithMoves(app, ['f2f3', 'e7e5', 'g2g4', 'd8h4']);
   const stalemated = await importFen(app, '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1');
@@ -241,7 +244,7 @@ test('GAME_OVER after a position end (checkmate, stalemate) for moves, resignati
 });
 
 test('NO_UNDO and NO_REDO when there is nothing to undo or redo', async (t: TestContext) => {
-  const { app, call, store } = await makeCheckedApp(t);
+  const { app, call, store } = await fileApp();
   const reject = rejecter(t, call, store);
   const fresh = await gameWithMoves(app);
   await reject(fresh, 'POST', `${game(fresh)}/undo`, 'NO_UNDO');
@@ -257,7 +260,7 @@ test('NO_UNDO and NO_REDO when there is nothing to undo or redo', async (t: Test
 });
 
 test('NO_DRAW_OFFER, DRAW_ALREADY_OFFERED and CLAIM_NOT_AVAILABLE', async (t: TestContext) => {
-  const { app, call, store } = await makeCheckedApp(t);
+  const { app, call, store } = await fileApp();
   const reject = rejecter(t, call, store);
   const id = await gameWithMoves(app, ['e2e4']);
   await reject(id, 'POST', `${game(id)}/draw/accept`, 'NO_DRAW_OFFER');
@@ -308,8 +311,8 @@ const badPlayers = (side: 'white' | 'black'): Array<[unknown, string]> => [
   [['x'], side],
 ];
 
-test('INVALID_BODY with the field of a bad PlayerInfo on createGame and importFen', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+test('INVALID_BODY with the field of a bad PlayerInfo on createGame and importFen', async () => {
+  const { call } = await fileApp();
   const fen = '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1';
   for (const side of ['white', 'black'] as const) {
     const other = side === 'white' ? 'black' : 'white';
@@ -331,7 +334,7 @@ test('INVALID_BODY with the field of a bad PlayerInfo on createGame and importFe
 });
 
 test('INVALID_BODY for invalid JSON and for a JSON body that is not an object', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const bodies = ['{bad', '{"white":', "{'white':{}}", '{"a":1,}', '[]', '[{}]', '"text"', '42', 'true', 'null'];
   for (const url of ['/api/board/game', '/api/board/game/import/fen', '/api/board/game/import/pgn']) {
     for (const body of bodies) {
@@ -343,8 +346,8 @@ test('INVALID_BODY for invalid JSON and for a JSON body that is not an object', 
   }
 });
 
-test('createGame: a JSON null body is not an object and not an empty body: INVALID_BODY', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+test('createGame: a JSON null body is not an object and not an empty body: INVALID_BODY', async () => {
+  const { call } = await fileApp();
   const res = await call({
     method: 'POST',
     url: '/api/board/game',
@@ -354,8 +357,8 @@ test('createGame: a JSON null body is not an object and not an empty body: INVAL
   assertError(res, 'INVALID_BODY');
 });
 
-test('INVALID_BODY when a required body is missing; a wrong type of fen or pgn names the field', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+test('INVALID_BODY when a required body is missing; a wrong type of fen or pgn names the field', async () => {
+  const { call } = await fileApp();
   for (const url of ['/api/board/game/import/fen', '/api/board/game/import/pgn']) {
     assertError(await call({ method: 'POST', url }), 'INVALID_BODY');
     assertError(
@@ -379,7 +382,7 @@ test('INVALID_BODY when a required body is missing; a wrong type of fen or pgn n
 });
 
 test('BODY_TOO_LARGE (413) above 1 MiB; exactly 1 MiB is accepted', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const padded = (bytes: number, fields: Record<string, unknown> = {}) => {
     const base = JSON.stringify({ ...fields, pad: '' });
     return JSON.stringify({ ...fields, pad: 'x'.repeat(bytes - base.length) });
@@ -407,8 +410,8 @@ test('BODY_TOO_LARGE (413) above 1 MiB; exactly 1 MiB is accepted', async (t: Te
   assertError(pgn, 'BODY_TOO_LARGE');
 });
 
-test('UNSUPPORTED_MEDIA_TYPE (415) for a body that is not JSON', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+test('UNSUPPORTED_MEDIA_TYPE (415) for a body that is not JSON', async () => {
+  const { call } = await fileApp();
   const bodies: Array<[string, string]> = [
     ['text/plain', '{}'],
     ['text/plain; charset=utf-8', 'hello'],
@@ -426,7 +429,7 @@ test('UNSUPPORTED_MEDIA_TYPE (415) for a body that is not JSON', async (t: TestC
 });
 
 test('NOT_FOUND (404) for a path that is served for no method', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const requests: Array<[string, string]> = [
     ['GET', '/nope'],
     ['GET', '/api'],
@@ -445,7 +448,7 @@ test('NOT_FOUND (404) for a path that is served for no method', async (t: TestCo
 });
 
 test('METHOD_NOT_ALLOWED (405) with Allow for a method not served on a served path (DECISIONS §19)', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const requests: Array<[string, string, string]> = [
     ['PATCH', '/api/board/game', 'GET, HEAD, POST'], // GET is the list of games (DECISIONS §13)
     ['DELETE', '/api/board/game', 'GET, HEAD, POST'],
@@ -470,7 +473,7 @@ test('METHOD_NOT_ALLOWED (405) with Allow for a method not served on a served pa
 });
 
 test('a URL the router cannot decode is answered with an ApiError too', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   for (const url of ['/api/board/game/%E0%A4%A', '/api/board/game/abcd%ZZfgh', '/%']) {
     const res = await call({ method: 'GET', url });
     t.assert.ok(res.statusCode === 400 || res.statusCode === 404, `${url}: ${res.statusCode}`);
@@ -479,7 +482,7 @@ test('a URL the router cannot decode is answered with an ApiError too', async (t
 });
 
 test('rejected create and import requests answer no game and leave existing games alone', async (t: TestContext) => {
-  const { app, call, store } = await makeCheckedApp(t);
+  const { app, call, store } = await fileApp();
   const id = await gameWithMoves(app, ['d2d4']);
   const before = await snapshotGame(call, id);
   const version = (await store.get(id))!.version;

@@ -4,7 +4,10 @@
  * checks it against the app's own OpenAPI document. Errors are in errors.test.ts, FEN/PGN in import-export.test.ts.
  */
 import { test, type TestContext } from 'node:test';
-import { assertError, gameWithMoves, importFen, json, makeCheckedApp, mediaType, type Inject } from '../helpers/app.ts';
+import { assertError, gameWithMoves, importFen, json, appOfFile, mediaType, type Inject } from '../helpers/app.ts';
+
+/** The tests each play games of their own: one app serves them all. */
+const fileApp = appOfFile();
 
 const INITIAL_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 const INITIAL_STATE = {
@@ -34,7 +37,7 @@ const ucisOf = (res: { body: string }) =>
   (JSON.parse(res.body) as { moves: Array<{ uci: string }> }).moves.map(m => m.uci);
 
 test('createGame without a body: 201, a new id, default players, the initial position', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const res = await call({ method: 'POST', url: '/api/board/game' });
   t.assert.equal(res.statusCode, 201);
   t.assert.equal(mediaType(res), 'application/json');
@@ -54,7 +57,7 @@ test('createGame without a body: 201, a new id, default players, the initial pos
 });
 
 test('createGame with an empty JSON body, with {} and with a charset is the same as no body', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const requests = [
     { headers: { 'content-type': 'application/json' }, body: '' },
     { headers: { 'content-type': 'application/json' }, body: '{}' },
@@ -76,7 +79,7 @@ test('createGame with an empty JSON body, with {} and with a charset is the same
 });
 
 test('createGame with players keeps them; an omitted side gets its default', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const alice = { id: 'user-1', displayName: 'White Side' };
   const bob = { id: 'user-2', displayName: 'Black Side' };
   const cases = [
@@ -96,7 +99,7 @@ test('createGame with players keeps them; an omitted side gets its default', asy
 });
 
 test('createGame accepts PlayerInfo at its length limits and with any printable characters', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const players = [
     { id: 'i'.repeat(64), displayName: 'd'.repeat(100) },
     { id: 'x', displayName: 'é'.repeat(100) },
@@ -112,7 +115,7 @@ test('createGame accepts PlayerInfo at its length limits and with any printable 
 });
 
 test('unknown body properties are ignored and not echoed', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const res = await call({
     method: 'POST',
     url: '/api/board/game',
@@ -130,14 +133,14 @@ test('unknown body properties are ignored and not echoed', async (t: TestContext
 });
 
 test('every created game gets its own id', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const ids = new Set<string>();
   for (let i = 0; i < 40; i++) ids.add(json(await call({ method: 'POST', url: '/api/board/game' })).gameId);
   t.assert.equal(ids.size, 40);
 });
 
 test('makeMove applies a legal move and answers the GameState that GET then shows', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const id = await gameWithMoves(app);
   const res = await post(call, `${game(id)}/move/e2e4`);
   t.assert.equal(res.statusCode, 200);
@@ -163,7 +166,7 @@ test('makeMove applies a legal move and answers the GameState that GET then show
 });
 
 test('makeMove: castling is the king two-square move', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const id = await importFen(app, 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1');
   const short = await move(call, id, 'e1g1');
   t.assert.equal(short.fen, 'r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1');
@@ -175,7 +178,7 @@ test('makeMove: castling is the king two-square move', async (t: TestContext) =>
 });
 
 test('makeMove: en passant, with the en-passant square in the FEN only while the capture is legal', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const id = await gameWithMoves(app, ['e2e4', 'a7a6', 'e4e5']);
   const pushed = await move(call, id, 'd7d5');
   t.assert.equal(pushed.fen, 'rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3');
@@ -185,7 +188,7 @@ test('makeMove: en passant, with the en-passant square in the FEN only while the
 });
 
 test('makeMove: check, checkmate with its winner, stalemate and insufficient material', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const checked = await gameWithMoves(app, ['e2e4', 'f7f6']);
   const check = await move(call, checked, 'd1h5');
   t.assert.deepEqual([check.status, check.winner, check.pgn], ['check', null, '1. e4 f6 2. Qh5+']);
@@ -207,7 +210,7 @@ test('makeMove: check, checkmate with its winner, stalemate and insufficient mat
 });
 
 test('makeMove: a pawn move to the last rank without a piece is held as promotionPending, not applied', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const start = '8/P6k/8/8/8/8/8/K7 w - - 0 1';
   const id = await importFen(app, start);
   const before = await getState(call, id);
@@ -235,7 +238,7 @@ test('makeMove: a pawn move to the last rank without a piece is held as promotio
 });
 
 test('makeMove: every promotion piece, also when capturing', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const pieces = [
     ['q', 'Q', 'axb8=Q'],
     ['r', 'R', 'axb8=R'],
@@ -253,7 +256,7 @@ test('makeMove: every promotion piece, also when capturing', async (t: TestConte
 });
 
 test('makeMove: while a promotion is pending any legal move is accepted and clears it', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const id = await importFen(app, '8/P6k/8/8/8/8/8/K7 w - - 0 1');
   await move(call, id, 'a7a8');
   const other = await move(call, id, 'a1b1');
@@ -262,7 +265,7 @@ test('makeMove: while a promotion is pending any legal move is accepted and clea
 });
 
 test('getLegalMoves: all moves of the side to move, sorted by uci, each with from, to, moveType, promotion', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const id = await gameWithMoves(app);
   const res = await call(`${game(id)}/moves`);
   t.assert.equal(res.statusCode, 200);
@@ -293,7 +296,7 @@ test('getLegalMoves: all moves of the side to move, sorted by uci, each with fro
 });
 
 test('getLegalMoves: `square` limits to that origin; empty means all; no own piece there gives []', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const id = await gameWithMoves(app);
   const all = ucisOf(await call(`${game(id)}/moves`));
   t.assert.deepEqual(ucisOf(await call(`${game(id)}/moves?square=e2`)), ['e2e3', 'e2e4']);
@@ -306,7 +309,7 @@ test('getLegalMoves: `square` limits to that origin; empty means all; no own pie
 });
 
 test('getLegalMoves: moveType of castling, en passant, promotion (also capturing) and capture', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const id = await importFen(app, 'r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 2');
   const { moves } = json(await call(`${game(id)}/moves`));
   const ucis = moves.map((m: any) => m.uci);
@@ -335,7 +338,7 @@ test('getLegalMoves: moveType of castling, en passant, promotion (also capturing
 });
 
 test('getLegalMoves: none once the game has ended', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const mated = await gameWithMoves(app, ['f2f3', 'e7e5', 'g2g4', 'd8h4']);
   t.assert.deepEqual(json(await call(`${game(mated)}/moves`)), { moves: [] });
   t.assert.deepEqual(json(await call(`${game(mated)}/moves?square=a2`)), { moves: [] });
@@ -345,7 +348,7 @@ test('getLegalMoves: none once the game has ended', async (t: TestContext) => {
 });
 
 test('undoMove and redoMove step back and forth through the moves', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const id = await gameWithMoves(app);
   const afterE4 = await move(call, id, 'e2e4');
   const afterE5 = await move(call, id, 'e7e5');
@@ -367,7 +370,7 @@ test('undoMove and redoMove step back and forth through the moves', async (t: Te
 });
 
 test('a move after an undo clears the redo stack', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const id = await gameWithMoves(app, ['e2e4', 'e7e5']);
   await post(call, `${game(id)}/undo`);
   const other = await move(call, id, 'c7c5');
@@ -376,7 +379,7 @@ test('a move after an undo clears the redo stack', async (t: TestContext) => {
 });
 
 test('undoing a checkmate resumes the game and redo ends it again', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const id = await gameWithMoves(app, ['f2f3', 'e7e5', 'g2g4', 'd8h4']);
   const undone = json(await post(call, `${game(id)}/undo`));
   t.assert.deepEqual([undone.status, undone.winner, undone.turn], ['started', null, 'black']);
@@ -386,7 +389,7 @@ test('undoing a checkmate resumes the game and redo ends it again', async (t: Te
 });
 
 test('undo clears a pending draw offer and a pending promotion', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const offered = await gameWithMoves(app, ['e2e4']);
   t.assert.equal((await post(call, `${game(offered)}/draw/offer`)).statusCode, 200);
   const afterUndo = json(await post(call, `${game(offered)}/undo`));
@@ -403,7 +406,7 @@ test('undo clears a pending draw offer and a pending promotion', async (t: TestC
 });
 
 test('drawAction offer then decline: drawOffered, then the status is derived again', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const id = await gameWithMoves(app, ['e2e4']);
   const before = await getState(call, id);
   const offer = await post(call, `${game(id)}/draw/offer`);
@@ -417,7 +420,7 @@ test('drawAction offer then decline: drawOffered, then the status is derived aga
 });
 
 test('drawAction offer then accept: a draw without winner; undo and redo are no longer available', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const id = await gameWithMoves(app, ['e2e4', 'e7e5']);
   await post(call, `${game(id)}/undo`);
   const before = await getState(call, id);
@@ -437,7 +440,7 @@ test('drawAction offer then accept: a draw without winner; undo and redo are no 
 });
 
 test('a draw offer takes precedence over check in the status and a move clears it', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const id = await gameWithMoves(app, ['e2e4', 'f7f6', 'd1h5']);
   t.assert.equal((await getState(call, id)).status, 'check');
   await post(call, `${game(id)}/draw/offer`);
@@ -451,7 +454,7 @@ test('a draw offer takes precedence over check in the status and a move clears i
 });
 
 test('drawAction claim: available at a halfmove clock of 100, ends the game in a draw', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const id = await importFen(app, '7k/8/8/8/8/8/8/K5R1 w - - 99 80');
   t.assert.equal((await getState(call, id)).status, 'started');
   assertError(await post(call, `${game(id)}/draw/claim`), 'CLAIM_NOT_AVAILABLE');
@@ -471,7 +474,7 @@ test('drawAction claim: available at a halfmove clock of 100, ends the game in a
 });
 
 test('a draw offer in a fifty-move position shows drawOffered and can be accepted', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const id = await importFen(app, '7k/8/8/8/8/8/8/K5R1 w - - 100 80');
   t.assert.equal((await getState(call, id)).status, 'fiftyMoveAvailable');
   await post(call, `${game(id)}/draw/offer`);
@@ -484,7 +487,7 @@ test('a draw offer in a fifty-move position shows drawOffered and can be accepte
 });
 
 test('resignGame: the side to move resigns and the other side wins', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const whiteToMove = await gameWithMoves(app);
   const res = await post(call, `${game(whiteToMove)}/resign`);
   t.assert.equal(res.statusCode, 200);
@@ -501,7 +504,7 @@ test('resignGame: the side to move resigns and the other side wins', async (t: T
 });
 
 test('resigning with a pending draw offer or promotion ends the game as a resignation', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const offered = await gameWithMoves(app, ['e2e4']);
   await post(call, `${game(offered)}/draw/offer`);
   await post(call, `${game(offered)}/resign`);
@@ -517,7 +520,7 @@ test('resigning with a pending draw offer or promotion ends the game as a resign
 });
 
 test('POST routes without a body accept an empty JSON body too', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const id = await gameWithMoves(app);
   const empty = { headers: { 'content-type': 'application/json' }, body: '' };
   t.assert.equal((await call({ method: 'POST', url: `${game(id)}/move/e2e4`, ...empty })).statusCode, 200);

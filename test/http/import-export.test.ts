@@ -3,7 +3,19 @@
  * response goes through `call`, which checks it against the app's own OpenAPI document.
  */
 import { test, type TestContext } from 'node:test';
-import { assertError, gameWithMoves, importFen, json, makeCheckedApp, mediaType, type Inject } from '../helpers/app.ts';
+import {
+  assertError,
+  gameWithMoves,
+  importFen,
+  json,
+  appOfFile,
+  makeCheckedApp,
+  mediaType,
+  type Inject,
+} from '../helpers/app.ts';
+
+/** The tests each play games of their own: one app serves them all. */
+const fileApp = appOfFile();
 
 const INITIAL_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 const DEFAULT_WHITE = { id: 'p1', displayName: 'Player 1' };
@@ -58,7 +70,7 @@ function parseExport(t: TestContext, text: string): ParsedPgn {
 }
 
 test('importFen: 201 GameFull at that position, no history, default or given players', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const fen = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
   const res = await postFen(call, { fen });
   t.assert.equal(res.statusCode, 201);
@@ -95,7 +107,7 @@ test('importFen: 201 GameFull at that position, no history, default or given pla
 });
 
 test('importFen: a game from a black-to-move position numbers its moves from there', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const id = json(await postFen(call, { fen: 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1' })).gameId;
   const reply = json(await post(call, `${game(id)}/move/e7e5`));
   t.assert.equal(reply.pgn, '1... e5');
@@ -104,7 +116,7 @@ test('importFen: a game from a black-to-move position numbers its moves from the
 });
 
 test('importFen: whitespace between fields is normalized; an impossible en-passant square is dropped', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const spaced = json(await postFen(call, { fen: `  ${INITIAL_FEN.split(' ').join('   ')}  ` }));
   t.assert.equal(spaced.state.fen, INITIAL_FEN);
   // e3 is a correct en-passant square after 1. e4, but no black pawn can capture: not written (DECISIONS §7).
@@ -115,7 +127,7 @@ test('importFen: whitespace between fields is normalized; an impossible en-passa
 });
 
 test('importFen: positions that are already over, in check or past fifty moves get their status', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const cases: Array<[string, string, string | null]> = [
     ['rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3', 'checkmate', 'black'],
     ['7k/5Q2/6K1/8/8/8/8/8 b - - 0 1', 'stalemate', null],
@@ -135,7 +147,7 @@ test('importFen: positions that are already over, in check or past fifty moves g
 });
 
 test('importFen: INVALID_FEN (field fen) with a message for every kind of malformed or illegal FEN', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const bad = [
     '',
     '   ',
@@ -174,7 +186,7 @@ test('importFen: INVALID_FEN (field fen) with a message for every kind of malfor
 });
 
 test('importPgn: moves in UCI, players from the tags, movetext normalized, undo for every ply', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const res = await importPgn(call, MINIATURE_PGN);
   t.assert.equal(res.statusCode, 201);
   t.assert.equal(mediaType(res), 'application/json');
@@ -197,7 +209,7 @@ test('importPgn: moves in UCI, players from the tags, movetext normalized, undo 
 });
 
 test('importPgn: comments, NAGs, annotations, variations, move numbers, result and both castling spellings', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const pgn = `[Event "Club"]
 [White "?"]
 [Black "Guest"]
@@ -229,7 +241,7 @@ test('importPgn: comments, NAGs, annotations, variations, move numbers, result a
 });
 
 test('importPgn: without tags, empty movetext, and from a SetUp/FEN start with black to move', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const bare = json(
     await call({ method: 'POST', url: '/api/board/game/import/pgn', payload: { pgn: '1. d4 d5 2. c4', white: 'x' } }),
   ); // unknown properties are ignored
@@ -252,7 +264,7 @@ test('importPgn: without tags, empty movetext, and from a SetUp/FEN start with b
 });
 
 test('importPgn: INVALID_PGN (field pgn); a bad move is named by its number and text', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const cases: Array<[string, string | undefined]> = [
     ['1. e4 e5 2. Ke3', '2. Ke3'], // illegal
     ['1. Nc3 a6 2. Ne4 a5 3. Ng3 a4 4. Ne2', '4. Ne2'], // ambiguous: Ng1 and Ng3
@@ -271,7 +283,7 @@ test('importPgn: INVALID_PGN (field pgn); a bad move is named by its number and 
 });
 
 test('importPgn: a movetext token that is not SAN is INVALID_PGN naming it, not silently dropped', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const cases: Array<[string, string]> = [
     ['1. e4 e5 2. Nf3 Nf6 3. Qz9 Nc6 4. Bc4', 'Qz9'],
     ['[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/8/3RK3 b - - 0 12"]\n\n12... Kf8 13. Rd9', 'Rd9'],
@@ -284,7 +296,7 @@ test('importPgn: a movetext token that is not SAN is INVALID_PGN naming it, not 
 });
 
 test('exportFen: text/plain; charset=utf-8, the FEN alone without a newline', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const id = await gameWithMoves(app);
   const fresh = await call(`${game(id)}/export/fen`);
   t.assert.equal(fresh.statusCode, 200);
@@ -307,7 +319,7 @@ test('exportFen: text/plain; charset=utf-8, the FEN alone without a newline', as
 });
 
 test('exportPgn: application/x-chess-pgn with the seven tags in order, Site "?" and the UTC creation date', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const before = new Date();
   const created = json(
     await call({
@@ -350,7 +362,7 @@ test('exportPgn: Site comes from the public URL when one is configured', async (
 });
 
 test('exportPgn: the result token of every way a game can end', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const results: Array<[string, () => Promise<string>]> = [
     ['*', () => gameWithMoves(app, ['e2e4'])],
     ['0-1', () => gameWithMoves(app, ['f2f3', 'e7e5', 'g2g4', 'd8h4'])],
@@ -408,7 +420,7 @@ test('exportPgn: the result token of every way a game can end', async (t: TestCo
 });
 
 test('exportPgn: movetext wrapped at 80 columns is the game movetext followed by the result', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const id = json(await importPgn(call, MINIATURE_PGN)).gameId;
   const { tags, movetextLines } = parseExport(t, (await call(`${game(id)}/export/pgn`)).body);
   t.assert.deepEqual(
@@ -426,7 +438,7 @@ test('exportPgn: movetext wrapped at 80 columns is the game movetext followed by
 });
 
 test('exportPgn: SetUp and FEN of the start position after the seven tags when the start was not standard', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const start = '4k3/8/8/8/8/8/8/3RK3 b - - 0 12';
   const id = await importFen(app, start);
   for (const uci of ['e8f8', 'd1d7']) await call({ method: 'POST', url: `${game(id)}/move/${uci}` });
@@ -445,7 +457,7 @@ test('exportPgn: SetUp and FEN of the start position after the seven tags when t
 });
 
 test('exportPgn: quotes and backslashes in names are escaped and read back by importPgn', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const name = 'The "Quoted" \\ Name';
   const id = json(
     await call({ method: 'POST', url: '/api/board/game', payload: { white: { id: 'q', displayName: name } } }),
@@ -457,7 +469,7 @@ test('exportPgn: quotes and backslashes in names are escaped and read back by im
 });
 
 test('importing an exported PGN gives back the same moves and position', async (t: TestContext) => {
-  const { app, call } = await makeCheckedApp(t);
+  const { app, call } = await fileApp();
   const sources: string[] = [
     await gameWithMoves(app, ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1b5', 'a7a6', 'e1g1']),
     json(await importPgn(call, MINIATURE_PGN)).gameId,

@@ -9,7 +9,18 @@ import { SqliteGameStore } from '../../src/store/sqlite.ts';
 import { storeWith } from '../helpers/store.ts';
 import type { GameStore } from '../../src/store/store.ts';
 import { FirstMoveEngine } from '../helpers/engine.ts';
-import { assertError, json, makeCheckedApp, mediaType, responseChecker, type CheckedTestApp } from '../helpers/app.ts';
+import {
+  appOfFile,
+  assertError,
+  json,
+  makeCheckedApp,
+  mediaType,
+  responseChecker,
+  type CheckedTestApp,
+} from '../helpers/app.ts';
+
+/** The tests of the default app only read it: one app serves them all. */
+const fileApp = appOfFile();
 
 const OPERATIONS: Array<[string, string, string]> = [
   ['createGame', 'post', '/api/board/game'],
@@ -54,7 +65,7 @@ function failingStore(real: GameStore, failing: Array<Exclude<keyof GameStore, '
 }
 
 test('GET /openapi.json: OpenAPI 3, version 1.0.0, every operationId of the spec at its method and path', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const res = await call('/openapi.json');
   t.assert.equal(res.statusCode, 200);
   t.assert.equal(mediaType(res), 'application/json');
@@ -87,7 +98,7 @@ test('GET /openapi.json: OpenAPI 3, version 1.0.0, every operationId of the spec
 });
 
 test('GET /openapi.json: parameters, request bodies and schemas match the spec', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const doc = json(await call('/openapi.json'));
   const param = (path: string, method: string, name: string) =>
     doc.paths[path][method].parameters.find((p: any) => p.name === name);
@@ -157,7 +168,7 @@ test('GET /openapi.json: parameters, request bodies and schemas match the spec',
 });
 
 test("GET /openapi.json: every error response is declared as application/json, streams' too", async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const doc = json(await call('/openapi.json'));
   const wrong: string[] = [];
   for (const path of Object.keys(doc.paths)) {
@@ -175,7 +186,7 @@ test("GET /openapi.json: every error response is declared as application/json, s
 });
 
 test('the response checker resolves schema references and rejects bodies that do not match', async (t: TestContext) => {
-  const { app } = await makeCheckedApp(t);
+  const { app } = await fileApp();
   const checker = await responseChecker(app);
   const state = {
     fen: '8/8/8/8/8/8/8/K6k w - - 0 1',
@@ -217,7 +228,7 @@ test('the response checker resolves schema references and rejects bodies that do
 });
 
 test('GET /docs serves the documentation page', async (t: TestContext) => {
-  const { app } = await makeCheckedApp(t);
+  const { app } = await fileApp();
   let res = await app.inject('/docs');
   for (let hops = 0; res.statusCode >= 300 && res.statusCode < 400 && hops < 3; hops++) {
     res = await app.inject(new URL(String(res.headers.location), 'http://localhost/docs').pathname);
@@ -228,7 +239,7 @@ test('GET /docs serves the documentation page', async (t: TestContext) => {
 });
 
 test('GET /healthz and GET /readyz answer 200 while the store is reachable', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   for (const url of ['/healthz', '/readyz']) {
     const res = await call(url);
     t.assert.equal(res.statusCode, 200, url);
@@ -283,7 +294,7 @@ test('INTERNAL (500) without internals when the store fails unexpectedly', async
 });
 
 test('GET /openapi.json: the player operations (DECISIONS §13), their security and their 403 answers', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const doc = json(await call('/openapi.json'));
   const operations: Array<[string, string, string, string, string]> = [
     ['takebackAction', 'post', '/api/board/game/{gameId}/takeback/{action}', '200', 'OkResponse'],
@@ -322,7 +333,7 @@ test('GET /openapi.json: the player operations (DECISIONS §13), their security 
 });
 
 test('GET /openapi.json: clocks (DECISIONS §14): the clock of requests and answers, its state fields, abortGame', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const doc = json(await call('/openapi.json'));
   const schemas = doc.components.schemas;
   for (const request of ['CreateGameRequest', 'ImportFenRequest', 'ImportPgnRequest']) {
@@ -351,7 +362,7 @@ test('GET /openapi.json: clocks (DECISIONS §14): the clock of requests and answ
 });
 
 test("GET /openapi.json: a player's games (DECISIONS §13): listGames and streamEvents", async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const doc = json(await call('/openapi.json'));
   const list = doc.paths['/api/board/game'].get;
   t.assert.equal(list.operationId, 'listGames');
@@ -386,7 +397,7 @@ function* schemasOf(node: unknown, where = '#'): Generator<[string, Record<strin
 }
 
 test('GET /openapi.json (DECISIONS §19): servers, license, security, and what every operation can answer', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const doc = json(await call('/openapi.json'));
   t.assert.equal(doc.openapi, '3.0.3');
   t.assert.deepEqual(
@@ -422,7 +433,7 @@ test('GET /openapi.json (DECISIONS §19): servers, license, security, and what e
 });
 
 test('GET /openapi.json (DECISIONS §19): OpenAPI 3.0 only, integers as integers, patterns every engine reads', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const doc = json(await call('/openapi.json'));
   const found: string[] = [];
   for (const [where, schema] of schemasOf(doc)) {
@@ -447,7 +458,7 @@ test('GET /openapi.json (DECISIONS §19): OpenAPI 3.0 only, integers as integers
 });
 
 test('GET /openapi.json (DECISIONS §19): every NDJSON line is a schema, a oneOf told apart by its type', async (t: TestContext) => {
-  const { call } = await makeCheckedApp(t);
+  const { call } = await fileApp();
   const doc = json(await call('/openapi.json'));
   const schemas = doc.components.schemas;
   const streams: Array<[string, string, string, string[]]> = [
