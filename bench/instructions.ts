@@ -12,10 +12,12 @@
  *
  * Each build's bundled server (`dist/server.mjs`, on this runtime, a fresh SQLite file) runs under
  * `valgrind --tool=callgrind --instr-atstart=no`, one build after the other. A client in this process creates GAMES
- * games and sends the request benchmark's knight cycle over 10 connections: WARM moves uncounted, then
- * `callgrind_control` turns the count on, zeroes it, and dumps it after the next MOVES moves; then READS reads of
- * one game of 30 plies, after as many uncounted. Under valgrind the server runs tens of times slower than the
- * client, so every connection's next request is waiting at each commit and both builds commit 10 moves a sync.
+ * games and plays one more to 30 plies; then, over 10 connections, READS reads of that game uncounted, and as many
+ * counted (`callgrind_control` turns the count on, zeroes it, and dumps it after them); then the request benchmark's
+ * knight cycle in the GAMES games: WARM moves uncounted, and MOVES moves counted the same way. The reads come first,
+ * so that what the moves leave V8 to do later (its collector's work, its compilers') cannot fall on them. Under
+ * valgrind the server runs tens of times slower than the client, so every connection's next request is waiting at
+ * each commit and both builds commit 10 moves a sync.
  *
  * What the counts are: every instruction of every thread of the server in user space (V8, its collector,
  * SQLite, the checkpoint thread), not the kernel's (system calls, syncs, page writes: the A/B mode's CPU figures
@@ -142,6 +144,20 @@ async function countBuild(
       const body = await request(base, 'POST', 201);
       return (JSON.parse(body) as { gameId: string }).gameId;
     });
+    // First the reads: what the moves leave behind to do later (the collector's work, the optimizing compiler's, on
+    // V8's helper threads) cannot fall on them. A game of 30 plies, read by every connection.
+    const read = JSON.parse(await request(base, 'POST', 201)) as { gameId: string };
+    for (let ply = 0; ply < READ_PLIES; ply++)
+      await request(`${base}/${read.gameId}/move/${CYCLE[ply % CYCLE.length]}`, 'POST', 200);
+    const reads = (count: number) =>
+      inParallel(count, CONNECTIONS, () => request(`${base}/${read.gameId}`, 'GET', 200));
+    await reads(sizes.reads);
+    control(pid, env, '-i', 'on');
+    control(pid, env, '-z');
+    await reads(sizes.reads);
+    control(pid, env, '-d');
+    const getGame = per(dumpShares(dir, pid, 1), sizes.reads);
+    control(pid, env, '-i', 'off');
     // Move k goes to game k mod G at ply k div G, as in bench/run.ts; one sequence over the warm-up and the count.
     let k = 0;
     const moves = (count: number) =>
@@ -156,19 +172,8 @@ async function countBuild(
     control(pid, env, '-z');
     await moves(sizes.moves);
     control(pid, env, '-d');
-    const move = per(dumpShares(dir, pid, 1), sizes.moves);
+    const move = per(dumpShares(dir, pid, 2), sizes.moves);
 
-    // A game of 30 plies, read by every connection.
-    const read = JSON.parse(await request(base, 'POST', 201)) as { gameId: string };
-    for (let ply = 0; ply < READ_PLIES; ply++)
-      await request(`${base}/${read.gameId}/move/${CYCLE[ply % CYCLE.length]}`, 'POST', 200);
-    const reads = (count: number) =>
-      inParallel(count, CONNECTIONS, () => request(`${base}/${read.gameId}`, 'GET', 200));
-    await reads(sizes.reads);
-    control(pid, env, '-z');
-    await reads(sizes.reads);
-    control(pid, env, '-d');
-    const getGame = per(dumpShares(dir, pid, 2), sizes.reads);
     return { label, commit, move, getGame };
   } finally {
     if (proc && proc.exitCode === null) {
@@ -176,7 +181,7 @@ async function countBuild(
       proc.kill('SIGKILL');
       await exited;
     }
-    // The dumps, for callgrind_annotate: 1 the moves, 2 the reads.
+    // The dumps, for callgrind_annotate: 1 the reads, 2 the moves.
     if (keep) cpSync(dir, join(keep, label), { recursive: true, filter: path => !/games\.sqlite/.test(path) });
     rmSync(dir, { recursive: true, force: true });
   }

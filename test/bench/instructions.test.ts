@@ -5,8 +5,9 @@
  * of a fixed number of steps (about a million instructions): the moves must count far more instructions, the
  * reads, which change nothing, about as many. Counts, not times: the result does not depend on the machine's load.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { commitOnTop, runBench } from '../helpers/benchRepo.ts';
@@ -24,6 +25,14 @@ GameService.prototype.change = function (...args) {
   return countedChange.apply(this, args);
 };
 `;
+
+/** The costliest functions, by their own instructions, of the reads' dump (1) in a build's kept folder. */
+function topFunctions(folder: string): string {
+  const dump = readdirSync(folder).find(name => name.endsWith('.1'));
+  if (!dump) return `${folder}: no dump`;
+  const annotated = spawnSync('callgrind_annotate', ['--inclusive=no', join(folder, dump)], { encoding: 'utf8' });
+  return `${folder}:\n${annotated.stdout.split('\n').slice(16, 46).join('\n')}${annotated.stderr}`;
+}
 
 test('callgrind dumps: self costs by share, without the inclusive costs of calls', (t: TestContext) => {
   const dump = [
@@ -63,7 +72,9 @@ test('instruction counts: a commit whose moves run a long loop counts far more i
   } = commitOnTop(dir, join('src', 'service', 'games.ts'), SLOWDOWN, 'A move that runs a long loop');
 
   const json = join(dir, 'counts.json');
+  const keep = join(dir, 'dumps');
   const args = ['bench/instructions.ts', '--against', base, '--build', slowed, '--repo', clone, '--json', json];
+  args.push('--keep', keep);
   const sizes = { GAMES: '40', WARM: '400', MOVES: '300', READS: '300' };
   const { code, stdout, stderr } = await runBench(args, { ...sizes, BENCH_BUILDS: join(dir, 'builds') });
   t.assert.equal(code, 0, `the benchmark's exit code; stderr:\n${stderr}`);
@@ -79,7 +90,11 @@ test('instruction counts: a commit whose moves run a long loop counts far more i
   t.assert.ok(rest(self.move) - rest(other.move) > 500_000, JSON.stringify(report));
   // A read runs no change: the same code in both builds.
   const reads = self.getGame.all / other.getGame.all;
-  t.assert.ok(reads > 0.8 && reads < 1.25, `a read, slowed / base: ${reads}`);
+  if (!(reads > 0.8 && reads < 1.25)) {
+    // What ran: each build's costliest functions while the reads were counted (dump 1).
+    const tops = [slowed, base].map(commit => topFunctions(join(keep, commit.slice(0, 7))));
+    t.assert.fail(`a read, slowed / base: ${reads}\n${JSON.stringify(report)}\n${tops.join('\n')}`);
+  }
   t.assert.ok(other.move.sqlite > 0, 'a move runs SQLite');
   t.assert.match(stdout, new RegExp(`\\| POST move \\| \\d+ / \\d+ \\| \\*\\*\\d+\\.\\d+\\*\\* \\|`));
 });
