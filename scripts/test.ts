@@ -93,10 +93,11 @@ function testFiles(suite: keyof typeof SUITES): string[] {
  * server's modules again, and no compiling of the route schemas again, which was most of a unit file's time. The
  * shards are twice the cores, so that a shard waiting on a real socket, timer or PostgreSQL leaves its core to another,
  * and the files are shared out by how long each took in the last runs (the longest first, each to the shard with the
- * least so far; a file not timed yet counts as the median; durationFiles). With the coverage gate (`npm test`) the
- * shards run the same way, each process (and each it starts) writing V8's coverage to one folder (NODE_V8_COVERAGE),
- * which c8 then merges, maps back to the TypeScript sources and checks against the floors. The system suite's files,
- * whose tests time real processes, streams and clocks, keep a process each (runEach).
+ * least so far; a file not timed yet counts as the median, and a store file also weighs its part of the contracts
+ * it runs; durationFiles). With the coverage gate (`npm test`) the shards run the same way, each process (and each
+ * it starts) writing V8's coverage to one folder (NODE_V8_COVERAGE), which c8 then merges, maps back to the
+ * TypeScript sources and checks against the floors. The system suite's files, whose tests time real processes,
+ * streams and clocks, keep a process each (runEach).
  */
 const UNIT_SHARDS = Math.max(2, availableParallelism() * 2);
 
@@ -125,18 +126,52 @@ function lastDurations(coverage: boolean): Record<string, number> {
   return { ...read(seed), ...read(last) };
 }
 
-/** The files in `count` lists of about equal time: the longest first, each to the list with the least so far. */
-function shareOut(files: string[], durations: Record<string, number>, count: number): string[][] {
+/**
+ * The contracts each test file runs: the `*.contract.ts` modules (relative to the root) from which it imports a
+ * `run…Contract` function. A contract's tests are timed under the contract's own file, where they are written, not
+ * under the files that run them (the store files, one per store).
+ */
+function contractsRunBy(file: string): string[] {
+  const imports = readFileSync(join(ROOT, file), 'utf8').matchAll(
+    /import\s*\{([^}]*)\}\s*from\s*'([^']+\.contract\.ts)'/g,
+  );
+  return [...imports]
+    .filter(([, names]) => /\brun\w*Contract\b/.test(names!))
+    .map(([, , from]) => relative(ROOT, join(ROOT, dirname(file), from!)));
+}
+
+/**
+ * The files in `count` lists of about equal time: the longest first, each to the list with the least so far. A file
+ * weighs its own tests' time and an equal part of each contract's it runs; a file not timed yet, the median.
+ */
+function shareOut(
+  files: string[],
+  durations: Record<string, number>,
+  count: number,
+): { files: string[]; ms: number }[] {
   const known = files.map(file => durations[file]).filter((ms): ms is number => ms !== undefined);
   const typical = known.length > 0 ? known.sort((x, y) => x - y)[known.length >> 1]! : 1;
-  const weight = (file: string) => durations[file] ?? typical;
+  const contracts = new Map(files.map(file => [file, contractsRunBy(file)]));
+  const runners = new Map<string, number>();
+  for (const contract of [...contracts.values()].flat()) runners.set(contract, (runners.get(contract) ?? 0) + 1);
+  const weights = new Map(
+    files.map(file => {
+      const runs = contracts.get(file)!;
+      const own = durations[file] ?? (runs.length > 0 ? 0 : typical);
+      return [
+        file,
+        runs.reduce((sum, contract) => sum + (durations[contract] ?? typical) / runners.get(contract)!, own),
+      ];
+    }),
+  );
+  const weight = (file: string) => weights.get(file)!;
   const shares = Array.from({ length: count }, () => ({ files: [] as string[], ms: 0 }));
   for (const file of [...files].sort((x, y) => weight(y) - weight(x) || x.localeCompare(y))) {
     const least = shares.reduce((min, share) => (share.ms < min.ms ? share : min));
     least.files.push(file);
     least.ms += weight(file);
   }
-  return shares.map(share => share.files.sort()).filter(share => share.length > 0);
+  return shares.filter(share => share.files.length > 0).map(share => ({ files: share.files.sort(), ms: share.ms }));
 }
 
 /**
@@ -230,14 +265,15 @@ async function runShards(extra: string[], coverage = false): Promise<number> {
     ...(covered ? { NODE_V8_COVERAGE: covered } : {}),
   };
   process.stdout.write(
-    `\n# unit suite${coverage ? ', with the coverage gate' : ''}: ${files.length} files in ${shares.length} processes\n`,
+    `\n# unit suite${coverage ? ', with the coverage gate' : ''}: ${files.length} files in ${shares.length} processes ` +
+      `(by the last runs' durations: ${shares.map(share => (share.ms / 1000).toFixed(0)).join(', ')} s)\n`,
   );
   const shards = shares.map((share, k) => {
     const timesOf = join(times, `${k}.ndjson`);
     const reporters = ['spec', 'stdout', './scripts/testDurations.ts', timesOf].flatMap((value, i) =>
       i % 2 === 0 ? [`--test-reporter=${value}`] : [`--test-reporter-destination=${value}`],
     );
-    const args = ['--import', 'tsx', '--test', NO_ISOLATION, ...reporters, ...extra, ...share];
+    const args = ['--import', 'tsx', '--test', NO_ISOLATION, ...reporters, ...extra, ...share.files];
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
