@@ -20,7 +20,7 @@ import type { HistoryQuery } from '../../domain/history.ts';
 import { MAX_EXPORT_IDS, type GameExports } from '../../service/gameExports.ts';
 import type { GameService } from '../../service/games.ts';
 import { foundGame, requireGame } from '../requireGame.ts';
-import { GameIdParams, errorResponses } from '../schemas.ts';
+import { GameIdParams, operation } from '../schemas.ts';
 import { streamErrorLine, type StreamHub } from '../stream.ts';
 import { ndjsonAnswers } from './stream.ts';
 
@@ -32,6 +32,8 @@ export interface ExportRoutesOptions {
   maxStreamsPerClient: number; // 0 = no limit
   clientKey: (request: FastifyRequest) => string;
 }
+
+const EXPORT = { tag: 'export' };
 
 const PGN = 'application/x-chess-pgn';
 const NDJSON = 'application/x-ndjson';
@@ -178,20 +180,22 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (fast
     '/api/games/user/:id',
     {
       config: { lichess: true },
-      schema: {
-        operationId: 'exportPlayerGames',
-        summary: "A player's games, streamed as PGN or NDJSON (lichess's export)",
-        description:
-          'Newest first by creation time (ties by id), or oldest first with sort=dateAsc; only finished games unless ' +
-          'ongoing=true. NDJSON (one GameJson a line) for Accept: application/x-ndjson, else PGN with the games ' +
-          "separated by a blank line. Written as the reader takes it; counts as one of the client's streams.",
-        tags: ['export'],
-        security: [{ bearerAuth: [] }],
-        params: PlayerParams,
-        querystring: PlayerGamesQuery,
+      schema: operation(
+        'exportPlayerGames',
+        "A player's games, streamed as PGN or NDJSON (lichess's export)",
+        {
+          description:
+            'Newest first by creation time (ties by id), or oldest first with sort=dateAsc; only finished games unless ' +
+            'ongoing=true. NDJSON (one GameJson a line) for Accept: application/x-ndjson, else PGN with the games ' +
+            "separated by a blank line. Written as the reader takes it; counts as one of the client's streams.",
+          params: PlayerParams,
+          querystring: PlayerGamesQuery,
+        },
         // No game of an unknown player is an empty answer; 404 is the path's own (a player id too long is 400).
-        response: { ...answers(NDJSON, 'the games'), ...errorResponses(400, 401, 404, 429) },
-      },
+        answers(NDJSON, 'the games'),
+        [400, 401, 404, 429],
+        EXPORT,
+      ),
     },
     async (request, reply) => {
       const { query } = request;
@@ -211,20 +215,22 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (fast
         (request as { body: unknown }).body ??= ''; // no body: no game
         done();
       },
-      schema: {
-        operationId: 'exportGamesByIds',
-        summary: 'Games by their ids, streamed as PGN or NDJSON',
-        description:
-          `Up to ${MAX_EXPORT_IDS} game ids, comma-separated, read as text whatever the media type; unknown ids are ` +
-          'skipped, ongoing games included, in the order given. NDJSON (one GameJson a line) for Accept: ' +
-          "application/x-ndjson, else PGN. Counts as one of the client's streams.",
-        tags: ['export'],
-        security: [{ bearerAuth: [] }],
-        consumes: ['text/plain'],
-        querystring: ExportOptions,
-        body: Type.String({ description: 'game ids separated by commas' }),
-        response: { ...answers(NDJSON, 'the games found'), ...errorResponses(400, 401, 429) },
-      },
+      schema: operation(
+        'exportGamesByIds',
+        'Games by their ids, streamed as PGN or NDJSON',
+        {
+          description:
+            `Up to ${MAX_EXPORT_IDS} game ids, comma-separated, read as text whatever the media type; unknown ids are ` +
+            'skipped, ongoing games included, in the order given. NDJSON (one GameJson a line) for Accept: ' +
+            "application/x-ndjson, else PGN. Counts as one of the client's streams.",
+          consumes: ['text/plain'],
+          querystring: ExportOptions,
+          body: Type.String({ description: 'game ids separated by commas' }),
+        },
+        answers(NDJSON, 'the games found'),
+        [400, 401, 429],
+        EXPORT,
+      ),
     },
     async (request, reply) => {
       const ids = request.body
@@ -255,18 +261,20 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (fast
     {
       config: { lichess: true },
       preValidation: requireGame(games),
-      schema: {
-        operationId: 'exportGame',
-        summary: "One game as PGN or JSON (lichess's export)",
-        description:
-          'GameJson for Accept: application/json, else PGN; clocks=true by default. Outside /api/, but it needs a ' +
-          'token as /api/ does when authentication is on.',
-        tags: ['export'],
-        security: [{ bearerAuth: [] }],
-        params: GameIdParams,
-        querystring: ExportOptions,
-        response: { ...answers('application/json', 'the game'), ...errorResponses(400, 401, 404, 429) },
-      },
+      schema: operation(
+        'exportGame',
+        "One game as PGN or JSON (lichess's export)",
+        {
+          description:
+            'GameJson for Accept: application/json, else PGN; clocks=true by default. Outside /api/, but it needs a ' +
+            'token as /api/ does when authentication is on.',
+          params: GameIdParams,
+          querystring: ExportOptions,
+        },
+        answers('application/json', 'the game'),
+        [400, 401, 404, 429],
+        EXPORT,
+      ),
     },
     async (request, reply) => answerGame(request, reply, foundGame(request), request.query),
   );
@@ -275,18 +283,20 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (fast
     '/api/user/:id/current-game',
     {
       config: { lichess: true },
-      schema: {
-        operationId: 'exportCurrentGame',
-        summary: "A player's ongoing game most recently changed, as PGN or JSON",
-        description:
-          'As GET /game/export/{gameId}; 404 GAME_NOT_FOUND when the player has no ongoing game (lichess gives the ' +
-          'last game instead).',
-        tags: ['export'],
-        security: [{ bearerAuth: [] }],
-        params: PlayerParams,
-        querystring: ExportOptions,
-        response: { ...answers('application/json', 'the game'), ...errorResponses(400, 401, 404, 429) },
-      },
+      schema: operation(
+        'exportCurrentGame',
+        "A player's ongoing game most recently changed, as PGN or JSON",
+        {
+          description:
+            'As GET /game/export/{gameId}; 404 GAME_NOT_FOUND when the player has no ongoing game (lichess gives the ' +
+            'last game instead).',
+          params: PlayerParams,
+          querystring: ExportOptions,
+        },
+        answers('application/json', 'the game'),
+        [400, 401, 404, 429],
+        EXPORT,
+      ),
     },
     async (request, reply) => {
       const game = await exports.currentGame(request.params.id);
